@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// Swift 6 language mode: strict concurrency checking is an error, not a warning.
+import PackageDescription
+
+let services = ["auth", "posts", "votes", "files"]
+
+func serviceTargets(_ name: String) -> [Target] {
+    let core = name.prefix(1).uppercased() + name.dropFirst() + "Core"
+    return [
+        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime"],
+                path: "Services/\(name)/Core"),
+        .executableTarget(name: name, dependencies: [.target(name: core), "ServiceKit", "Runtime"],
+                          path: "Services/\(name)/App"),
+    ]
+}
+
+let package = Package(
+    name: "parse-swift-backend",
+    products: [
+        .executable(name: "gateway", targets: ["gateway"]),
+    ] + services.map { .executable(name: $0, targets: [$0]) },
+    targets: [
+        // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
+        .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CRabbitMQ", path: "Shared/CRabbitMQ", pkgConfig: "librabbitmq",
+                       providers: [.apt(["librabbitmq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+
+        .target(name: "ParseWire", path: "Shared/ParseWire"),
+        .target(name: "Contracts", dependencies: ["ParseWire"], path: "Shared/Contracts"),
+        .target(name: "Runtime", path: "Shared/Runtime"),
+        .target(name: "Storage", dependencies: ["CLibPQ", "Runtime"], path: "Shared/Storage"),
+        .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime"],
+                path: "Shared/Messaging"),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], path: "Shared/HTTPServer"),
+        .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
+                path: "Shared/ServiceKit"),
+
+        .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
+                path: "Services/gateway/Core"),
+        .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
+
+        .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts"], path: "Tests/MessagingTests"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
+        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "Messaging", "Contracts", "ParseWire"],
+                    path: "Tests/GatewayTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire"], path: "Tests/IntegrationTests"),
+    ] + services.flatMap(serviceTargets)
+)

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Writes one JSON object per line to standard error: `time`, `level`, `service`, `msg`, then
+/// the logger's metadata (for example `request.id`) and the call's own fields.
+public struct Logger: Sendable {
+    public let service: String
+    public var level: LogLevel
+    public private(set) var metadata: [String: String]
+
+    public init(service: String, level: LogLevel = .info, metadata: [String: String] = [:]) {
+        self.service = service
+        self.level = level
+        self.metadata = metadata
+    }
+
+    /// A copy that adds `value` under `key` to every line it writes.
+    public func with(_ key: String, _ value: String) -> Logger {
+        var copy = self
+        copy.metadata[key] = value
+        return copy
+    }
+
+    public func debug(_ message: String, _ fields: [String: String] = [:]) { log(.debug, message, fields) }
+    public func info(_ message: String, _ fields: [String: String] = [:]) { log(.info, message, fields) }
+    public func warning(_ message: String, _ fields: [String: String] = [:]) { log(.warning, message, fields) }
+    public func error(_ message: String, _ fields: [String: String] = [:]) { log(.error, message, fields) }
+
+    public func log(_ lineLevel: LogLevel, _ message: String, _ fields: [String: String] = [:]) {
+        guard lineLevel >= level else { return }
+        var line = "{\"time\":\"\(Self.timestamp())\",\"level\":\"\(lineLevel.name)\",\"service\":"
+        line += JSONString.quote(service) + ",\"msg\":" + JSONString.quote(message)
+        for (key, value) in metadata.merging(fields, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key }) {
+            line += "," + JSONString.quote(key) + ":" + JSONString.quote(value)
+        }
+        line += "}\n"
+        // One write(2) per line keeps lines from concurrent tasks whole.
+        line.utf8CString.withUnsafeBufferPointer { buffer in
+            _ = write(2, buffer.baseAddress, buffer.count - 1)
+        }
+    }
+
+    private static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let millis = now.tv_nsec / 1_000_000
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
+    }
+}
