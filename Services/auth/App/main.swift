@@ -1,0 +1,5 @@
+import AuthCore
+import Foundation
+import ServiceKit
+
+exit(await ServiceHost.main(AuthService.definition))

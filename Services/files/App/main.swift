@@ -1,0 +1,5 @@
+import FilesCore
+import Foundation
+import ServiceKit
+
+exit(await ServiceHost.main(FilesService.definition))

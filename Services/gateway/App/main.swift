@@ -1,0 +1,4 @@
+import Foundation
+import GatewayCore
+
+exit(await Gateway.main())

@@ -1,0 +1,64 @@
+import HTTPServer
+import Messaging
+import Runtime
+
+/// The gateway process: the HTTP server in front, one broker connection behind it for every request in flight.
+public final class Gateway: Sendable {
+    private let configuration: GatewayConfiguration
+    private let client: RPCClient
+    private let server: HTTPServer
+    private let logger: Logger
+
+    public init(configuration: GatewayConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        client = RPCClient(url: configuration.amqpURL, name: "gateway", eventExchange: configuration.eventExchange,
+                           logger: logger)
+        let responder = GatewayResponder(configuration: configuration, client: client, logger: logger)
+        server = HTTPServer(configuration: HTTPServerConfiguration(
+            host: configuration.host, port: configuration.port, threads: configuration.httpThreads,
+            connectionLimit: configuration.connectionLimit, perIPConnectionLimit: configuration.perIPConnectionLimit,
+            connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+            maxBodyBytes: configuration.maxBodyBytes,
+            payloadTooLarge: ParseResponses.payloadTooLarge, badRequest: ParseResponses.badRequest),
+            responder: responder)
+    }
+
+    public var port: UInt16 { server.port }
+
+    public func start() throws {
+        client.start()
+        try server.start()
+        logger.info("listening", ["url": "http://\(configuration.host):\(server.port)\(configuration.mountPath)"])
+    }
+
+    /// Stops accepting, lets requests in flight finish, then closes the broker connection.
+    public func stop() async {
+        await server.shutdown(gracePeriod: configuration.requestTimeout + .seconds(1))
+        await client.stop()
+    }
+
+    /// The whole life of the process; returns its exit status.
+    public static func main() async -> Int32 {
+        let configuration: GatewayConfiguration
+        do {
+            configuration = try GatewayConfiguration.fromEnvironment()
+        } catch {
+            Logger(service: "gateway").error("invalid configuration", ["error": "\(error)"])
+            return 2
+        }
+        let logger = Logger(service: "gateway", level: configuration.logLevel)
+        let gateway = Gateway(configuration: configuration, logger: logger)
+        do {
+            try gateway.start()
+        } catch {
+            logger.error("cannot start", ["error": "\(error)"])
+            return 1
+        }
+        let signal = await ShutdownSignal.wait()
+        logger.info("stopping", ["signal": signal])
+        await gateway.stop()
+        logger.info("stopped")
+        return 0
+    }
+}

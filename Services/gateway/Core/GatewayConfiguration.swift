@@ -1,0 +1,56 @@
+import Messaging
+import Runtime
+
+/// The gateway's settings, read from the environment with parse-server's variable names where it has one.
+public struct GatewayConfiguration: Sendable {
+    public var applicationId: String
+    public var masterKey: String?
+    public var masterKeyIPs: IPAllowList
+    /// Any of these configured means every request must carry one of them (or the master key), as parse-server does.
+    public var clientKeys: ClientKeys
+    public var mountPath: String
+    public var host: String
+    public var port: UInt16
+    public var maxBodyBytes: Int
+    public var requestTimeout: Duration
+    public var readinessTimeout: Duration
+    public var amqpURL: AMQPURL
+    public var eventExchange: String
+    public var logLevel: LogLevel
+    public var httpThreads: Int
+    public var connectionLimit: Int
+    public var perIPConnectionLimit: Int
+    public var connectionTimeoutSeconds: Int
+
+    public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
+        var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
+        if !mount.hasPrefix("/") { mount = "/" + mount }
+        while mount.count > 1 && mount.hasSuffix("/") { mount.removeLast() }
+        let levelName = env.string("PARSE_LOG_LEVEL", default: "info")
+        guard let level = LogLevel(name: levelName) else {
+            throw ConfigurationError("PARSE_LOG_LEVEL must be debug, info, warning or error, got '\(levelName)'")
+        }
+        return GatewayConfiguration(
+            applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
+            masterKey: env.optional("PARSE_SERVER_MASTER_KEY") ?? "myMasterKey",
+            masterKeyIPs: try IPAllowList(env.list("PARSE_SERVER_MASTER_KEY_IPS", default: ["127.0.0.1", "::1"])),
+            clientKeys: ClientKeys(
+                clientKey: env.optional("PARSE_SERVER_CLIENT_KEY"),
+                restAPIKey: env.optional("PARSE_SERVER_REST_API_KEY"),
+                javascriptKey: env.optional("PARSE_SERVER_JAVASCRIPT_KEY"),
+                dotNetKey: env.optional("PARSE_SERVER_DOT_NET_KEY")),
+            mountPath: mount,
+            host: env.string("PARSE_SERVER_HOST", default: "127.0.0.1"),
+            port: UInt16(try env.int("PORT", default: 1337, in: 0...65_535)),
+            maxBodyBytes: try env.byteSize("PARSE_SERVER_MAX_UPLOAD_SIZE", default: "20mb"),
+            requestTimeout: .milliseconds(try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 1...600_000)),
+            readinessTimeout: .milliseconds(try env.int("PARSE_READINESS_TIMEOUT_MS", default: 2_000, in: 1...60_000)),
+            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/")),
+            eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
+            logLevel: level,
+            httpThreads: try env.int("PARSE_HTTP_THREADS", default: 2, in: 1...64),
+            connectionLimit: try env.int("PARSE_HTTP_CONNECTION_LIMIT", default: 1000, in: 1...100_000),
+            perIPConnectionLimit: try env.int("PARSE_HTTP_PER_IP_CONNECTION_LIMIT", default: 0, in: 0...100_000),
+            connectionTimeoutSeconds: try env.int("PARSE_HTTP_CONNECTION_TIMEOUT", default: 10, in: 1...3600))
+    }
+}

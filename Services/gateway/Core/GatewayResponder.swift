@@ -1,0 +1,108 @@
+import Contracts
+import Foundation
+import HTTPServer
+import Messaging
+import ParseWire
+import Runtime
+
+/// The Parse REST front door: CORS and OPTIONS, health and readiness, the application id and keys exactly as
+/// parse-server checks them, then the request goes to the service that owns the route and waits for its answer
+/// (at most the request timeout: 504 after it).
+struct GatewayResponder: HTTPResponder {
+    let configuration: GatewayConfiguration
+    let client: RPCClient
+    let logger: Logger
+    private let access: AccessCheck
+    private let readiness: Readiness
+
+    init(configuration: GatewayConfiguration, client: RPCClient, logger: Logger) {
+        self.configuration = configuration
+        self.client = client
+        self.logger = logger
+        access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
+                             masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys)
+        readiness = Readiness(client: client, timeout: configuration.readinessTimeout)
+    }
+
+    /// The path below the mount without its leading slash, or nil for a path outside the mount.
+    func routePath(_ path: String) -> String? {
+        let mount = configuration.mountPath
+        if mount == "/" { return String(path.drop(while: { $0 == "/" })) }
+        guard path.hasPrefix(mount) else { return nil }
+        let rest = path.dropFirst(mount.count)
+        guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        return String(rest.drop(while: { $0 == "/" }))
+    }
+
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        if request.method == "OPTIONS" { return ParseResponses.preflight }
+        guard let route = routePath(request.path) else { return ParseResponses.unknownRoute(request.method, request.path) }
+        if route == "health" && (request.method == "GET" || request.method == "POST") { return ParseResponses.healthy }
+        return nil
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let requestId = request.headers["X-Parse-Request-Id"] ?? UUID().uuidString.lowercased()
+        let log = logger.with("request.id", requestId)
+        let started = ContinuousClock.now
+        let response = await route(request, requestId: requestId, log: log)
+        log.debug("request", ["http.method": request.method, "http.path": request.path,
+                              "http.status": String(response.status), "duration_ms": started.millisecondsElapsedText])
+        return response
+    }
+
+    private func route(_ request: HTTPRequest, requestId: String, log: Logger) async -> HTTPResponse {
+        guard let path = routePath(request.path) else { return ParseResponses.unknownRoute(request.method, request.path) }
+        if path == "health/ready" && request.method == "GET" {
+            let report = await readiness.check(requestId: requestId)
+            let body = (try? JSONEncoder.sorted.encode(report)).map(Array.init) ?? []
+            return report.status == "ok"
+                ? ParseResponses.json(200, body)
+                : ParseResponses.json(503, body, extra: [("Retry-After", "1")])
+        }
+        let body: JSONBody
+        do {
+            body = try JSONBody(request.body)
+        } catch {
+            return ParseResponses.error(error)
+        }
+        let credentials = RequestCredentials(headers: request.headers, bodyFields: body.envelope)
+        guard case .allowed(let identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
+            return ParseResponses.unauthorized
+        }
+        guard let service = ServiceRoute.owner(of: path) else {
+            return ParseResponses.unknownRoute(request.method, request.path)
+        }
+        let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        let rest = RESTRequest(method: method, path: path,
+                               query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                               body: body.payload, serverURL: serverURL(for: request))
+        do {
+            let answer: RESTResponse = try await client.send(RESTRequest.type, rest, to: service, requestId: requestId,
+                                                             identity: identity, timeout: configuration.requestTimeout)
+            return ParseResponses.json(answer.status, answer.body, extra: answer.headers.sorted { $0.key < $1.key })
+        } catch let error as ParseError {
+            return ParseResponses.error(error)
+        } catch let error as MessagingError {
+            log.warning("service call failed", ["service": service.rawValue, "error": error.description])
+            return ParseResponses.error(error.parseError)
+        } catch {
+            log.error("service call failed", ["service": service.rawValue, "error": "\(error)"])
+            return ParseResponses.error(.internalError)
+        }
+    }
+
+    private func serverURL(for request: HTTPRequest) -> String {
+        let host = request.headers["Host"] ?? "\(configuration.host):\(configuration.port)"
+        let scheme = request.headers["X-Forwarded-Proto"] ?? "http"
+        return "\(scheme)://\(host)\(configuration.mountPath == "/" ? "" : configuration.mountPath)"
+    }
+}
+
+extension JSONEncoder {
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import ParseWire
+
+/// A request body parsed as parse-server's body parser does: every body is JSON whatever its Content-Type, and
+/// the JavaScript SDK's envelope fields (`_method`, `_ApplicationId`, ...) are taken out of it.
+struct JSONBody {
+    static let envelopeFields: Set<String> = [
+        "_method", "_ApplicationId", "_JavaScriptKey", "_ClientKey", "_MasterKey", "_SessionToken",
+        "_ClientVersion", "_InstallationId", "_RevocableSession", "_context", "_ContentType",
+    ]
+
+    /// Envelope fields that are strings.
+    var envelope: [String: String] = [:]
+    /// The body without the envelope, re-encoded; nil for an empty body.
+    var payload: String?
+
+    /// Throws `{"code":107,"error":"Invalid JSON"}` for a body that is not a JSON object.
+    init(_ bytes: [UInt8]) throws(ParseError) {
+        guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+              let fields = object as? [String: Any] else {
+            throw ParseError(.invalidJSON, "Invalid JSON")
+        }
+        var rest = fields
+        for key in Self.envelopeFields {
+            if let value = rest.removeValue(forKey: key) as? String { envelope[key] = value }
+        }
+        if rest.count == fields.count {
+            payload = String(decoding: bytes, as: UTF8.self)
+        } else if let data = try? JSONSerialization.data(withJSONObject: rest, options: [.withoutEscapingSlashes]) {
+            payload = String(decoding: data, as: UTF8.self)
+        }
+    }
+}

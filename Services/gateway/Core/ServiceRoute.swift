@@ -1,0 +1,23 @@
+import Contracts
+
+/// Which service owns a Parse route (the path below the mount), as ARCHITECTURE.md divides the data.
+enum ServiceRoute {
+    static func owner(of path: String) -> ServiceName? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let first = parts.first ?? ""
+        if first == "classes", parts.count > 1, ["_User", "_Session", "_Role"].contains(parts[1]) {
+            return .auth
+        }
+        switch first {
+        case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
+             "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
+            return .auth
+        case "classes", "batch", "schemas", "purge", "aggregate":
+            return .posts
+        case "files":
+            return .files
+        default:
+            return nil
+        }
+    }
+}

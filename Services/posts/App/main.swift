@@ -1,0 +1,5 @@
+import PostsCore
+import Foundation
+import ServiceKit
+
+exit(await ServiceHost.main(PostsService.definition))

@@ -1,0 +1,5 @@
+import VotesCore
+import Foundation
+import ServiceKit
+
+exit(await ServiceHost.main(VotesService.definition))

@@ -1,0 +1,21 @@
+/// Who a command acts for, as the gateway resolved it from the request's keys and session token.
+/// Services enforce ACLs and class-level permissions with it and never re-check the keys.
+public struct Identity: Codable, Sendable, Equatable {
+    public var userId: String?
+    public var roles: [String]
+    public var isMaster: Bool
+    public var isReadOnlyMaster: Bool
+    public var sessionToken: String?
+
+    public init(userId: String? = nil, roles: [String] = [], isMaster: Bool = false,
+                isReadOnlyMaster: Bool = false, sessionToken: String? = nil) {
+        self.userId = userId
+        self.roles = roles
+        self.isMaster = isMaster
+        self.isReadOnlyMaster = isReadOnlyMaster
+        self.sessionToken = sessionToken
+    }
+
+    public static let anonymous = Identity()
+    public static let master = Identity(isMaster: true)
+}

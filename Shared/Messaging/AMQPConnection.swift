@@ -1,0 +1,376 @@
+import Dispatch
+import Foundation
+import Glibc
+import Runtime
+import Synchronization
+
+/// A connection to RabbitMQ owned by its own thread, which is the only one that touches the librabbitmq
+/// connection. Other threads and tasks hand it work through a locked queue and a wake-up pipe; results come
+/// back through continuations. When the broker goes away the thread fails every call in flight at once
+/// (`MessagingError.connectionLost`), refuses new ones (`.unavailable`) and reconnects by itself with backoff,
+/// declaring its topology and consumers again.
+public final class AMQPConnection: Sendable {
+    public struct Consumer: Sendable {
+        public var queue: String
+        /// Called on the connection thread: hand the delivery to a task and return at once.
+        public var handler: @Sendable (Delivery) -> Void
+
+        public init(queue: String, handler: @escaping @Sendable (Delivery) -> Void) {
+            self.queue = queue
+            self.handler = handler
+        }
+    }
+
+    public struct Options: Sendable {
+        /// Names the connection in logs and consumer tags.
+        public var name: String
+        public var topology: Topology
+        public var consumers: [Consumer]
+        /// Unacknowledged deliveries the broker may push at once (bounded, so a slow service is not flooded).
+        public var prefetch: Int
+        /// Consume RabbitMQ's direct reply-to pseudo-queue, needed for `call`.
+        public var receivesReplies: Bool
+        /// Open a second channel in confirm mode, needed for `publishConfirmed`.
+        public var confirmsPublishes: Bool
+
+        public init(name: String, topology: Topology = Topology(), consumers: [Consumer] = [], prefetch: Int = 32,
+                    receivesReplies: Bool = false, confirmsPublishes: Bool = false) {
+            self.name = name
+            self.topology = topology
+            self.consumers = consumers
+            self.prefetch = prefetch
+            self.receivesReplies = receivesReplies
+            self.confirmsPublishes = confirmsPublishes
+        }
+    }
+
+    static let directReplyQueue = "amq.rabbitmq.reply-to"
+
+    private enum Operation {
+        case publish(OutgoingMessage)
+        case publishConfirmed([OutgoingMessage], CheckedContinuation<Void, any Error>)
+        case ack(tag: UInt64, generation: Int)
+        case reject(tag: UInt64, generation: Int, requeue: Bool)
+        case cancelConsumers(CheckedContinuation<Void, Never>)
+    }
+
+    private struct PendingCall {
+        let continuation: CheckedContinuation<Delivery, any Error>
+        let deadline: UInt64
+        let queue: String
+        let milliseconds: Int
+    }
+
+    private struct State {
+        var operations: [Operation] = []
+        var calls: [String: PendingCall] = [:]
+        var connected = false
+        var consuming = true
+        var stopping = false
+        var finished = false
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let url: AMQPURL
+    private let options: Options
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let wake = WakePipe()
+
+    public init(url: AMQPURL, options: Options, logger: Logger) {
+        self.url = url
+        self.options = options
+        self.logger = logger.with("amqp.connection", options.name)
+    }
+
+    /// Starts the connection thread; it connects in the background and keeps reconnecting until `stop`.
+    public func start() {
+        let thread = Thread { [self] in self.runLoop() }
+        thread.name = "amqp-\(options.name)"
+        thread.start()
+    }
+
+    public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Flushes what is queued (replies, acks), closes the connection and ends the thread.
+    public func stop() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Bool in
+                state.stopping = true
+                if state.finished { return true }
+                state.stopWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() } else { wake.signal() }
+        }
+    }
+
+    /// Fire-and-forget publish (replies, for instance). Dropped if the broker is unreachable.
+    public func publish(_ message: OutgoingMessage) {
+        enqueue(.publish(message))
+    }
+
+    /// Publishes on the confirm channel and returns once the broker has taken responsibility for every message.
+    public func publishConfirmed(_ messages: [OutgoingMessage]) async throws {
+        guard !messages.isEmpty else { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            precondition(options.confirmsPublishes, "publishConfirmed needs Options.confirmsPublishes")
+            let accepted = state.withLock { state -> Bool in
+                guard state.connected, !state.stopping else { return false }
+                state.operations.append(.publishConfirmed(messages, continuation))
+                return true
+            }
+            if accepted { wake.signal() } else { continuation.resume(throwing: MessagingError.unavailable) }
+        }
+    }
+
+    /// Request/reply over direct reply-to: publishes `message` with a fresh correlation id and waits for the
+    /// reply. Fails with `.timeout` after `timeout` (the request also expires in its queue then), with
+    /// `.unavailable` at once while disconnected, and with `.connectionLost` if the connection drops meanwhile.
+    public func call(_ message: OutgoingMessage, timeout: Duration) async throws -> Delivery {
+        precondition(options.receivesReplies, "call needs Options.receivesReplies")
+        let milliseconds = Int(timeout.totalMilliseconds.rounded(.up))
+        var request = message
+        let correlationId = UUID().uuidString
+        request.correlationId = correlationId
+        request.replyTo = Self.directReplyQueue
+        request.expirationMilliseconds = milliseconds
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+        return try await withCheckedThrowingContinuation { continuation in
+            let accepted = state.withLock { state -> Bool in
+                guard state.connected, !state.stopping else { return false }
+                state.calls[correlationId] = PendingCall(continuation: continuation, deadline: deadline,
+                                                         queue: message.routingKey, milliseconds: milliseconds)
+                state.operations.append(.publish(request))
+                return true
+            }
+            if accepted { wake.signal() } else { continuation.resume(throwing: MessagingError.unavailable) }
+        }
+    }
+
+    public func ack(_ delivery: Delivery) {
+        enqueue(.ack(tag: delivery.tag, generation: delivery.generation))
+    }
+
+    /// Without requeue the broker dead-letters the message (to the queue's dead-letter queue).
+    public func reject(_ delivery: Delivery, requeue: Bool) {
+        enqueue(.reject(tag: delivery.tag, generation: delivery.generation, requeue: requeue))
+    }
+
+    /// Stops taking new deliveries (first step of a graceful stop); stays so across reconnects.
+    public func cancelConsumers() async {
+        await withCheckedContinuation { continuation in
+            let queued = state.withLock { state -> Bool in
+                state.consuming = false
+                guard state.connected else { return false }
+                state.operations.append(.cancelConsumers(continuation))
+                return true
+            }
+            if queued { wake.signal() } else { continuation.resume() }
+        }
+    }
+
+    private func enqueue(_ operation: Operation) {
+        state.withLock { $0.operations.append(operation) }
+        wake.signal()
+    }
+
+    // MARK: - The connection thread
+
+    private func consumerTag(_ index: Int) -> String { "\(options.name).\(index)" }
+    private var replyConsumerTag: String { "\(options.name).replies" }
+
+    private func runLoop() {
+        var session: AMQPSession?
+        var confirms = ConfirmTracker<CheckedContinuation<Void, any Error>>()
+        var generation = 0
+        var backoff = 0.1
+        var lastSweep = DispatchTime.now().uptimeNanoseconds
+        while true {
+            if state.withLock({ $0.stopping }) {
+                if let session { try? perform(takeOperations(), on: session, confirms: &confirms) }
+                session?.close()
+                connectionEnded(reason: .unavailable, confirms: &confirms)
+                finish()
+                return
+            }
+            guard let current = session else {
+                generation += 1
+                do {
+                    session = try connect(generation: generation)
+                    backoff = 0.1
+                    state.withLock { $0.connected = true }
+                    logger.info("connected to the message broker", ["amqp.url": url.description])
+                } catch {
+                    if generation == 1 || backoff >= 2 {
+                        logger.warning("cannot reach the message broker; retrying", ["error": "\(error)"])
+                    }
+                    failQueuedWhileDisconnected()
+                    sleepInterruptibly(seconds: backoff)
+                    backoff = min(backoff * 2, 2)
+                }
+                continue
+            }
+            do {
+                try perform(takeOperations(), on: current, confirms: &confirms)
+                try readAvailable(current, confirms: &confirms)
+            } catch {
+                logger.warning("lost the connection to the message broker; reconnecting", ["error": "\(error)"])
+                current.abandon()
+                session = nil
+                connectionEnded(reason: .connectionLost, confirms: &confirms)
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now - lastSweep > 5_000_000 {
+                lastSweep = now
+                expireCalls(now: now)
+            }
+        }
+    }
+
+    private func connect(generation: Int) throws -> AMQPSession {
+        let session = try AMQPSession(url: url, generation: generation)
+        try session.declare(options.topology)
+        if !options.consumers.isEmpty { try session.setPrefetch(options.prefetch) }
+        if options.receivesReplies {
+            try session.consume(queue: Self.directReplyQueue, consumerTag: replyConsumerTag, autoAck: true)
+        }
+        if state.withLock({ $0.consuming }) {
+            for (index, consumer) in options.consumers.enumerated() {
+                try session.consume(queue: consumer.queue, consumerTag: consumerTag(index), autoAck: false)
+            }
+        }
+        if options.confirmsPublishes { try session.enableConfirms() }
+        return session
+    }
+
+    private func takeOperations() -> [Operation] {
+        state.withLock { state in
+            defer { state.operations.removeAll(keepingCapacity: true) }
+            return state.operations
+        }
+    }
+
+    private func perform(_ operations: [Operation], on session: AMQPSession,
+                         confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) throws {
+        for (index, operation) in operations.enumerated() {
+            do {
+                switch operation {
+                case .publish(let message):
+                    try session.publish(message)
+                case .publishConfirmed(let messages, let continuation):
+                    confirms.published(count: messages.count, waiter: continuation)
+                    for message in messages { try session.publish(message, channel: AMQPSession.confirmChannel) }
+                case .ack(let tag, let generation) where generation == session.generation:
+                    try session.ack(tag: tag)
+                case .reject(let tag, let generation, let requeue) where generation == session.generation:
+                    try session.reject(tag: tag, requeue: requeue)
+                case .ack, .reject:
+                    continue   // from before a reconnect: the broker redelivers that message anyway
+                case .cancelConsumers(let continuation):
+                    for index in options.consumers.indices { try session.cancel(consumerTag: consumerTag(index)) }
+                    continuation.resume()
+                }
+            } catch {
+                // The rest never reached the broker: fail or drop them like everything else in flight. A confirmed
+                // publish that failed is already tracked in `confirms`, which the reconnect path fails.
+                var unsent = Array(operations[(index + 1)...])
+                if case .cancelConsumers = operation { unsent.append(operation) }
+                failUnsent(unsent, reason: .connectionLost)
+                throw error
+            }
+        }
+    }
+
+    private func readAvailable(_ session: AMQPSession,
+                               confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) throws {
+        if !session.hasBufferedData {
+            let waitingForReplies = state.withLock { !$0.calls.isEmpty }
+            var fds = [pollfd(fd: session.socket, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, nfds_t(fds.count), waitingForReplies ? 5 : 500)
+            if ready <= 0 { return }
+            if fds[1].revents != 0 { wake.drain() }
+            if fds[0].revents == 0 { return }
+        }
+        while let incoming = try session.nextIncoming() {
+            switch incoming {
+            case .delivery(let consumerTag, let delivery):
+                dispatch(delivery, consumerTag: consumerTag)
+            case .confirm(let tag, let multiple, let negative):
+                for settled in confirms.settle(tag: tag, multiple: multiple, negative: negative) {
+                    if settled.refused {
+                        settled.waiter.resume(throwing: MessagingError.publishRejected("negative acknowledgement"))
+                    } else {
+                        settled.waiter.resume()
+                    }
+                }
+            case .other:
+                continue
+            }
+        }
+    }
+
+    private func dispatch(_ delivery: Delivery, consumerTag tag: String) {
+        if tag == replyConsumerTag {
+            guard let id = delivery.correlationId,
+                  let call = state.withLock({ $0.calls.removeValue(forKey: id) }) else {
+                return   // a reply that came after its call timed out
+            }
+            call.continuation.resume(returning: delivery)
+            return
+        }
+        guard let index = options.consumers.indices.first(where: { consumerTag($0) == tag }) else { return }
+        options.consumers[index].handler(delivery)
+    }
+
+    private func expireCalls(now: UInt64) {
+        let expired = state.withLock { state -> [PendingCall] in
+            let ids = state.calls.filter { $0.value.deadline <= now }.map(\.key)
+            return ids.compactMap { state.calls.removeValue(forKey: $0) }
+        }
+        for call in expired {
+            call.continuation.resume(throwing: MessagingError.timeout(queue: call.queue, milliseconds: call.milliseconds))
+        }
+    }
+
+    private func connectionEnded(reason: MessagingError,
+                                 confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) {
+        let (calls, operations) = state.withLock { state in
+            state.connected = false
+            defer { state.calls = [:]; state.operations = [] }
+            return (Array(state.calls.values), state.operations)
+        }
+        calls.forEach { $0.continuation.resume(throwing: reason) }
+        confirms.reset().forEach { $0.resume(throwing: reason) }
+        failUnsent(operations, reason: reason)
+    }
+
+    private func failQueuedWhileDisconnected() {
+        failUnsent(takeOperations(), reason: .unavailable)
+    }
+
+    private func failUnsent(_ operations: [Operation], reason: MessagingError) {
+        for operation in operations {
+            switch operation {
+            case .publishConfirmed(_, let continuation): continuation.resume(throwing: reason)
+            case .cancelConsumers(let continuation): continuation.resume()
+            case .publish, .ack, .reject: continue
+            }
+        }
+    }
+
+    private func sleepInterruptibly(seconds: Double) {
+        var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        if poll(&fds, 1, Int32(seconds * 1000)) > 0 { wake.drain() }
+    }
+
+    private func finish() {
+        let waiters = state.withLock { state in
+            state.finished = true
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+}

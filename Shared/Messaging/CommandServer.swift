@@ -1,0 +1,120 @@
+import Contracts
+import Foundation
+import ParseWire
+import Runtime
+import Synchronization
+
+/// Consumes a service's command queue: runs the handler, publishes the reply, and only then acks, so a command
+/// whose work was not committed is delivered again. A command that keeps failing is retried `maxAttempts` times
+/// and then dead-lettered to `<queue>.dead`, never lost. Competing consumers: run as many replicas as needed.
+public final class CommandServer: Sendable {
+    public struct Options: Sendable {
+        public var prefetch: Int
+        public var maxAttempts: Int
+        public var eventExchange: String
+
+        public init(prefetch: Int = 32, maxAttempts: Int = 5, eventExchange: String = "parse.events") {
+            self.prefetch = prefetch
+            self.maxAttempts = maxAttempts
+            self.eventExchange = eventExchange
+        }
+    }
+
+    static let attemptsHeader = "x-attempts"
+
+    private let service: ServiceName
+    private let router: CommandRouter
+    private let options: Options
+    private let logger: Logger
+    private let inFlight = Atomic<Int>(0)
+    private let connectionBox = Mutex<AMQPConnection?>(nil)
+
+    public init(service: ServiceName, url: AMQPURL, router: CommandRouter, options: Options = Options(), logger: Logger) {
+        self.service = service
+        self.router = router
+        self.options = options
+        self.logger = logger
+        let topology = Topology.commandQueues([service], eventExchange: options.eventExchange)
+        let consumer = AMQPConnection.Consumer(queue: service.commandQueue) { [weak self] delivery in
+            self?.received(delivery)
+        }
+        let connection = AMQPConnection(
+            url: url,
+            options: .init(name: "\(service.rawValue)-commands", topology: topology, consumers: [consumer],
+                           prefetch: options.prefetch),
+            logger: logger)
+        connectionBox.withLock { $0 = connection }
+    }
+
+    private var connection: AMQPConnection { connectionBox.withLock { $0! } }
+
+    public func start() { connection.start() }
+    public var isConnected: Bool { connection.isConnected }
+
+    /// Graceful stop: take no new commands, let the ones in progress finish (up to `grace`), then disconnect.
+    /// Commands still unfinished then are not acked and go to another replica.
+    public func drain(grace: Duration) async {
+        await connection.cancelConsumers()
+        let deadline = ContinuousClock.now + grace
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        await connection.stop()
+    }
+
+    private func received(_ delivery: Delivery) {
+        inFlight.add(1, ordering: .relaxed)
+        Task {
+            await handle(delivery)
+            inFlight.subtract(1, ordering: .releasing)
+        }
+    }
+
+    private func handle(_ delivery: Delivery) async {
+        let type = delivery.type ?? "unknown"
+        let log = logger.with("request.id", delivery.messageId ?? "-").with("msg.type", type)
+        guard let route = router.route(type) else {
+            log.warning("unknown command type")
+            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "Unknown command \(type).")))
+            connection.ack(delivery)
+            return
+        }
+        let started = ContinuousClock.now
+        do {
+            let body = try await route(delivery.body, log)
+            reply(to: delivery, body: body)
+            connection.ack(delivery)
+            log.debug("handled", ["duration_ms": started.millisecondsElapsedText])
+        } catch {
+            await retryOrDeadLetter(delivery, error: error, log: log)
+        }
+    }
+
+    private func retryOrDeadLetter(_ delivery: Delivery, error: any Error, log: Logger) async {
+        let attempts = (Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1
+        if attempts < options.maxAttempts {
+            log.warning("command failed; retrying", ["attempt": String(attempts), "error": "\(error)"])
+            try? await Task.sleep(for: .milliseconds(100 * attempts))
+            var headers = delivery.headers
+            headers[Self.attemptsHeader] = String(attempts)
+            connection.publish(OutgoingMessage(
+                routingKey: service.commandQueue, body: delivery.body, correlationId: delivery.correlationId,
+                replyTo: delivery.replyTo, messageId: delivery.messageId, type: delivery.type, persistent: true,
+                headers: headers))
+            connection.ack(delivery)
+        } else {
+            log.error("command failed too often; dead-lettered", ["attempts": String(attempts), "error": "\(error)"])
+            reply(to: delivery, body: failure(.internalError))
+            connection.reject(delivery, requeue: false)
+        }
+    }
+
+    private func failure(_ error: ParseError) -> [UInt8] {
+        (try? JSONCoding.encode(CommandReply<Empty>.failure(error))) ?? []
+    }
+
+    private func reply(to delivery: Delivery, body: [UInt8]) {
+        guard let replyTo = delivery.replyTo else { return }
+        connection.publish(OutgoingMessage(routingKey: replyTo, body: body, correlationId: delivery.correlationId))
+    }
+}

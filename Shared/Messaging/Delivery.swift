@@ -1,0 +1,15 @@
+/// A message received from a queue. Acknowledge it through the connection it came from once its effects are
+/// committed; a delivery from before a reconnect can no longer be acknowledged and will come again.
+public struct Delivery: Sendable {
+    public var body: [UInt8]
+    public var exchange: String
+    public var routingKey: String
+    public var correlationId: String?
+    public var replyTo: String?
+    public var messageId: String?
+    public var type: String?
+    public var headers: [String: String]
+    public var redelivered: Bool
+    let tag: UInt64
+    let generation: Int
+}

@@ -1,0 +1,35 @@
+import ParseWire
+
+public enum MessagingError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidURL(String)
+    /// Not connected to the broker right now (it is down or restarting); the connection retries by itself.
+    case unavailable
+    /// The connection dropped while the call was in flight: it may or may not have been handled.
+    case connectionLost
+    case timeout(queue: String, milliseconds: Int)
+    case publishRejected(String)
+    case malformedReply(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "invalid AMQP URL '\(url)'"
+        case .unavailable: "the message broker is not reachable"
+        case .connectionLost: "the connection to the message broker was lost"
+        case .timeout(let queue, let ms): "'\(queue)' did not answer within \(ms) ms"
+        case .publishRejected(let why): "the broker refused a message: \(why)"
+        case .malformedReply(let why): "malformed reply: \(why)"
+        }
+    }
+
+    /// What the client of the gateway sees.
+    public var parseError: ParseError {
+        switch self {
+        case .timeout(let queue, let ms):
+            ParseError(.timeout, "Request timed out: the \(queue) service did not answer within \(ms) ms.")
+        case .unavailable, .connectionLost:
+            ParseError(.connectionFailed, "Service unavailable: the message broker is not reachable. Retry later.")
+        case .invalidURL, .publishRejected, .malformedReply:
+            .internalError
+        }
+    }
+}

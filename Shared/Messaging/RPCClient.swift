@@ -1,0 +1,39 @@
+import Contracts
+import ParseWire
+import Runtime
+
+/// Sends commands to services and waits for their replies (the gateway's side of request/reply).
+/// One connection carries every call in flight; replies are matched by correlation id.
+public final class RPCClient: Sendable {
+    private let connection: AMQPConnection
+
+    /// Declares every service's command queue too, so commands wait in their queue while a service restarts.
+    public init(url: AMQPURL, name: String, eventExchange: String, logger: Logger) {
+        let topology = Topology.commandQueues(ServiceName.allCases, eventExchange: eventExchange)
+        connection = AMQPConnection(url: url, options: .init(name: name, topology: topology, receivesReplies: true),
+                                    logger: logger)
+    }
+
+    public func start() { connection.start() }
+    public func stop() async { await connection.stop() }
+    public var isConnected: Bool { connection.isConnected }
+
+    /// Sends `payload` as command `type` and decodes the reply. A service's refusal arrives as its `ParseError`;
+    /// transport failures throw `MessagingError` (see its `parseError` for what a client should see).
+    public func send<Payload: Codable & Sendable, Result: Codable & Sendable>(
+        _ type: String, _ payload: Payload, to service: ServiceName, requestId: String, identity: Identity,
+        timeout: Duration, expecting: Result.Type = Result.self
+    ) async throws -> Result {
+        let command = Command(type: type, requestId: requestId, identity: identity, payload: payload)
+        let message = OutgoingMessage(routingKey: service.commandQueue, body: try JSONCoding.encode(command),
+                                      messageId: requestId, type: type)
+        let reply = try await connection.call(message, timeout: timeout)
+        let decoded: CommandReply<Result>
+        do {
+            decoded = try JSONCoding.decode(CommandReply<Result>.self, from: reply.body)
+        } catch {
+            throw MessagingError.malformedReply("\(type) from \(service.rawValue): \(error)")
+        }
+        return try decoded.get()
+    }
+}

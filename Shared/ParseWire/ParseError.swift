@@ -1,0 +1,57 @@
+/// A Parse error as clients see it: `{"code":N,"error":"..."}`, named after the SDKs' codes.
+public struct ParseError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The HTTP status parse-server pairs with the code: 500 for an internal error, 404 for "not found", else 400.
+    public var httpStatus: Int {
+        switch code {
+        case .internalServerError: 500
+        case .objectNotFound: 404
+        case .timeout: 504
+        case .connectionFailed: 503
+        default: 400
+        }
+    }
+
+    public var description: String { "ParseError(\(code.rawValue)): \(message)" }
+
+    private enum CodingKeys: String, CodingKey {
+        case code
+        case message = "error"
+    }
+
+    public struct Code: RawRepresentable, Codable, Sendable, Hashable {
+        public var rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int.self) }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        public static let otherCause = Code(rawValue: -1)
+        public static let internalServerError = Code(rawValue: 1)
+        public static let connectionFailed = Code(rawValue: 100)
+        public static let objectNotFound = Code(rawValue: 101)
+        public static let invalidQuery = Code(rawValue: 102)
+        public static let invalidClassName = Code(rawValue: 103)
+        public static let invalidKeyName = Code(rawValue: 105)
+        public static let invalidJSON = Code(rawValue: 107)
+        public static let commandUnavailable = Code(rawValue: 108)
+        public static let incorrectType = Code(rawValue: 111)
+        public static let operationForbidden = Code(rawValue: 119)
+        public static let timeout = Code(rawValue: 124)
+        public static let invalidSessionToken = Code(rawValue: 209)
+    }
+}
+
+extension ParseError {
+    /// What a client sees for a failure whose details must stay in the logs.
+    public static let internalError = ParseError(.internalServerError, "Internal server error.")
+}

@@ -1,0 +1,34 @@
+import Contracts
+import Messaging
+import Runtime
+
+/// Settings every backend service reads from its environment (see the README's configuration table).
+public struct ServiceConfiguration: Sendable {
+    public var service: ServiceName
+    public var applicationId: String
+    public var amqpURL: AMQPURL
+    public var databaseURL: String
+    public var eventExchange: String
+    public var logLevel: LogLevel
+    public var databasePoolSize: Int
+    public var prefetch: Int
+    public var maxDeliveryAttempts: Int
+
+    public static func fromEnvironment(_ service: ServiceName, _ env: Environment = Environment()) throws -> ServiceConfiguration {
+        let levelName = env.string("PARSE_LOG_LEVEL", default: "info")
+        guard let level = LogLevel(name: levelName) else {
+            throw ConfigurationError("PARSE_LOG_LEVEL must be debug, info, warning or error, got '\(levelName)'")
+        }
+        return ServiceConfiguration(
+            service: service,
+            applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
+            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/")),
+            databaseURL: env.string("PARSE_DATABASE_URL",
+                                    default: "postgres://postgres@127.0.0.1:55432/parse_\(service.rawValue)"),
+            eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
+            logLevel: level,
+            databasePoolSize: try env.int("PARSE_DATABASE_POOL_SIZE", default: 4, in: 1...100),
+            prefetch: try env.int("PARSE_AMQP_PREFETCH", default: 32, in: 1...10_000),
+            maxDeliveryAttempts: try env.int("PARSE_MAX_DELIVERY_ATTEMPTS", default: 5, in: 1...100))
+    }
+}

@@ -1,0 +1,97 @@
+import Contracts
+import Foundation
+import Messaging
+import ParseWire
+import Runtime
+import Storage
+
+/// Runs a backend service: creates and migrates its database, consumes its command queue, answers `ping.v1`,
+/// and on SIGTERM/SIGINT stops taking commands, finishes the ones in progress and closes its connections.
+public enum ServiceHost {
+    public static let version = "0.1.0"
+
+    /// The whole life of the process; returns its exit status.
+    public static func main(_ definition: ServiceDefinition, arguments: [String] = CommandLine.arguments) async -> Int32 {
+        let configuration: ServiceConfiguration
+        do {
+            configuration = try ServiceConfiguration.fromEnvironment(definition.name)
+        } catch {
+            Logger(service: definition.name.rawValue).error("invalid configuration", ["error": "\(error)"])
+            return 2
+        }
+        let logger = Logger(service: definition.name.rawValue, level: configuration.logLevel)
+        if arguments.contains("--healthcheck") {
+            return await HealthCheck.run(configuration, logger: logger) ? 0 : 1
+        }
+        do {
+            try await run(definition, configuration: configuration, logger: logger)
+            return 0
+        } catch {
+            logger.error("stopped on an error", ["error": "\(error)"])
+            return 1
+        }
+    }
+
+    static func run(_ definition: ServiceDefinition, configuration: ServiceConfiguration, logger: Logger) async throws {
+        logger.info("starting", ["version": version, "database": (try? PostgresDatabase.name(in: configuration.databaseURL)) ?? "?"])
+        try await waitForDatabase(configuration, logger: logger)
+        let pool = PostgresPool(configuration: PostgresConfiguration(url: configuration.databaseURL,
+                                                                     poolSize: configuration.databasePoolSize),
+                                logger: logger)
+        let applied = try await Migrator.migrate(definition.migrations, on: pool, logger: logger)
+        logger.info("database ready", ["migrations.applied": applied.map(String.init).joined(separator: ",")])
+
+        var router = CommandRouter()
+        let pong = PongSource(service: definition.name)
+        router.register(Ping.type, Ping.self) { _, _ in try await pong.answer(pool: pool) }
+        definition.registerCommands(&router, pool)
+
+        let server = CommandServer(
+            service: definition.name, url: configuration.amqpURL, router: router,
+            options: .init(prefetch: configuration.prefetch, maxAttempts: configuration.maxDeliveryAttempts,
+                           eventExchange: configuration.eventExchange),
+            logger: logger)
+        server.start()
+        logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ",")])
+
+        let signal = await ShutdownSignal.wait()
+        logger.info("stopping", ["signal": signal])
+        await server.drain(grace: .seconds(10))
+        await pool.close()
+        logger.info("stopped")
+    }
+
+    /// At start-up PostgreSQL may still be starting (compose, a reboot): wait for it instead of crash-looping.
+    private static func waitForDatabase(_ configuration: ServiceConfiguration, logger: Logger) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        var attempt = 0
+        while true {
+            do {
+                try await PostgresDatabase.ensureExists(url: configuration.databaseURL, logger: logger)
+                return
+            } catch {
+                attempt += 1
+                guard ContinuousClock.now < deadline else { throw error }
+                if attempt == 1 || attempt % 10 == 0 {
+                    logger.warning("database not reachable yet; retrying", ["error": "\(error)"])
+                }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+}
+
+/// Answers pings with the service's identity and whether its database answers right now.
+struct PongSource: Sendable {
+    let service: ServiceName
+    let instance = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+
+    func answer(pool: PostgresPool) async throws -> Pong {
+        do {
+            _ = try await pool.query("SELECT 1")
+        } catch {
+            throw ParseError(.internalServerError, "The \(service.rawValue) service cannot reach its database.")
+        }
+        return Pong(service: service.rawValue, instance: instance, database: "ok", version: ServiceHost.version)
+    }
+}
