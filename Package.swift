@@ -44,10 +44,11 @@ let package = Package(
 
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
-        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts"], path: "Tests/MessagingTests"),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+                    path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
-        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "Messaging", "Contracts", "ParseWire"],
+        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/GatewayTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/IntegrationTests"),
     ] + services.flatMap(serviceTargets)
 )

@@ -6,3 +6,15 @@
 /* Swift does not import these macros (they contain a cast). */
 static const ssize_t CMHD_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
 static const ssize_t CMHD_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
+/* MHD_get_daemon_info and MHD_get_connection_info are C-variadic, which Swift cannot call. */
+static inline uint16_t CMHD_daemon_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+static inline const struct sockaddr *CMHD_connection_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}

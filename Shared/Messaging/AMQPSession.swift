@@ -25,8 +25,8 @@ final class AMQPSession {
         guard let connection = amqp_new_connection() else { throw Failure(description: "cannot allocate a connection") }
         self.connection = connection
         self.generation = generation
+        // From here on a thrown error runs deinit, which destroys the connection (exactly once).
         guard let socket = amqp_tcp_socket_new(connection) else {
-            amqp_destroy_connection(connection)
             throw Failure(description: "cannot allocate a socket")
         }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -34,19 +34,13 @@ final class AMQPSession {
         _ = amqp_set_rpc_timeout(connection, &timeout)
         let status = amqp_socket_open_noblock(socket, url.host, Int32(url.port), &timeout)
         guard status == AMQP_STATUS_OK.rawValue else {
-            amqp_destroy_connection(connection)
             throw Failure(description: "cannot connect to \(url): \(String(cString: amqp_error_string2(status)))")
         }
         // Heartbeats off: librabbitmq only sends them inside its own calls (see the README's messaging notes).
         let login = swift_amqp_login_plain(connection, url.vhost, 0, 131_072, 0, url.user, url.password)
-        do {
-            try check(login, "login")
-            amqp_channel_open(connection, Self.mainChannel)
-            try check(amqp_get_rpc_reply(connection), "channel.open")
-        } catch {
-            amqp_destroy_connection(connection)
-            throw error
-        }
+        try check(login, "login")
+        amqp_channel_open(connection, Self.mainChannel)
+        try check(amqp_get_rpc_reply(connection), "channel.open")
     }
 
     deinit {

@@ -75,7 +75,7 @@ public final class CommandServer: Sendable {
         let log = logger.with("request.id", delivery.messageId ?? "-").with("msg.type", type)
         guard let route = router.route(type) else {
             log.warning("unknown command type")
-            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "Unknown command \(type).")))
+            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             connection.ack(delivery)
             return
         }

@@ -1,0 +1,79 @@
+import CMicroHTTPD
+
+// MHD's C callbacks. They live outside any `main.swift` on purpose: top-level code there is MainActor-isolated,
+// and closures nested in these callbacks would then trap when MHD's threads call them.
+
+/// Called by MHD for each request: once when the head is parsed, once per body chunk, once when the body is
+/// complete, and once again after every resume. A response may only be queued once the body is consumed;
+/// queuing on the first call would make MHD close the connection, so only refusals are answered there.
+let mhdAccessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, uploadData, uploadDataSize, requestPointer in
+    guard let cls, let connection, let url, let method, let uploadDataSize, let requestPointer else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let existing = requestPointer.pointee else {
+        return beginRequest(core, connection, url, method, requestPointer)
+    }
+    let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+
+    if uploadDataSize.pointee > 0 {
+        let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
+        uploadDataSize.pointee = 0
+        return context.receive(chunk, limit: core.configuration.maxBodyBytes) ? .YES : .NO
+    }
+
+    let closing = core.tracker.isDraining
+    switch context.nextStep() {
+    case .wait:
+        return .YES
+    case .send(let response):
+        return MHDResponseWriter.queue(response, on: connection, closeConnection: closing)
+    case .refuseTooLarge:
+        return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: closing)
+    case .handle(let request):
+        if let response = core.responder.immediateResponse(to: request) {
+            return MHDResponseWriter.queue(response, on: connection, closeConnection: closing)
+        }
+        guard core.tracker.beginWaiting(context) else {
+            return MHDResponseWriter.queue(core.configuration.serviceUnavailable, on: connection,
+                                           closeConnection: true)
+        }
+        MHD_suspend_connection(connection)
+        context.markWaiting()
+        let responder = core.responder
+        Task {
+            context.answer(await responder.respond(to: request))
+        }
+        return .YES
+    }
+}
+
+/// First call for a request: only the head is known. Refusals are answered at once (MHD then closes the
+/// connection, which is what a request with an untrustworthy length needs); anything else gets a context.
+private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>,
+                          _ method: UnsafePointer<CChar>,
+                          _ requestPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    let head = MHDRequestReader.head(of: connection, method: method, path: url)
+    switch core.headPolicy.verdict(for: head.headers) {
+    case .badRequest:
+        return MHDResponseWriter.queue(core.configuration.badRequest, on: connection, closeConnection: true)
+    case .payloadTooLarge:
+        return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: true)
+    case .accept(let declaredLength):
+        let context = RequestContext(connection: ConnectionHandle(raw: connection), head: head,
+                                     expectedBodyBytes: declaredLength, tracker: core.tracker)
+        core.tracker.requestStarted()
+        requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
+        return .YES
+    }
+}
+
+/// Called by MHD when a request is over (answered, failed or the client left). A request still suspended is
+/// never reported here (the connection is resumed first), so releasing MHD's reference is safe; the task
+/// answering the request holds its own.
+let mhdRequestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
+    guard let requestPointer, let pointer = requestPointer.pointee else { return }
+    requestPointer.pointee = nil
+    let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+    context.tracker.requestEnded()
+}

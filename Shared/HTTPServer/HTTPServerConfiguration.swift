@@ -1,0 +1,52 @@
+/// Limits and bind address of an `HTTPServer`. The defaults suit a gateway on loopback.
+public struct HTTPServerConfiguration: Sendable {
+    /// IPv4 or IPv6 literal to bind. The server never binds every interface unless "0.0.0.0" or "::" is asked.
+    public var host: String
+    /// 0 picks a free port; read `HTTPServer.port` after `start()`.
+    public var port: UInt16
+    /// Size of the thread pool serving connections.
+    public var threads: Int
+    public var connectionLimit: Int
+    /// 0 means unlimited.
+    public var perIPConnectionLimit: Int
+    /// Idle clients are dropped after this long. A connection waiting for its responder is not idle.
+    public var connectionTimeoutSeconds: Int
+    /// Memory per connection; it bounds the request head, so larger heads get 431.
+    public var connectionMemoryLimit: Int
+    public var maxBodyBytes: Int
+    /// Answered when a body exceeds `maxBodyBytes` (status 413 by default).
+    public var payloadTooLarge: HTTPResponse
+    /// Answered to requests the server refuses itself, such as conflicting body lengths (status 400 by default).
+    public var badRequest: HTTPResponse
+    /// Answered (status 503 by default) to requests still waiting for their responder when a shutdown's grace
+    /// period ends, and to requests that arrive on open connections after that and are not answered immediately.
+    public var serviceUnavailable: HTTPResponse
+    /// Receives the HTTP library's own error messages (one line each); nil leaves them on standard error.
+    public var errorLog: (@Sendable (String) -> Void)?
+
+    public init(host: String = "127.0.0.1",
+                port: UInt16 = 1337,
+                threads: Int = 2,
+                connectionLimit: Int = 1000,
+                perIPConnectionLimit: Int = 0,
+                connectionTimeoutSeconds: Int = 10,
+                connectionMemoryLimit: Int = 64 * 1024,
+                maxBodyBytes: Int = 20 * 1024 * 1024,
+                payloadTooLarge: HTTPResponse = .json(status: 413, #"{"error":"request entity too large"}"#),
+                badRequest: HTTPResponse = .json(status: 400, #"{"error":"bad request"}"#),
+                serviceUnavailable: HTTPResponse = .json(status: 503, #"{"error":"server is shutting down"}"#),
+                errorLog: (@Sendable (String) -> Void)? = nil) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.connectionLimit = connectionLimit
+        self.perIPConnectionLimit = perIPConnectionLimit
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.maxBodyBytes = maxBodyBytes
+        self.payloadTooLarge = payloadTooLarge
+        self.badRequest = badRequest
+        self.serviceUnavailable = serviceUnavailable
+        self.errorLog = errorLog
+    }
+}

@@ -1,0 +1,28 @@
+import CMicroHTTPD
+
+/// Hands an `HTTPResponse` to MHD for sending on a connection.
+enum MHDResponseWriter {
+    /// `closeConnection` adds `Connection: close` (used while shutting down so clients do not reuse the socket).
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool = false)
+        -> MHD_Result {
+        // MUST_COPY: the response outlives this call and Swift arrays give no pointer that stays valid beyond
+        // a closure; MHD then sends straight from its copy.
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        for (name, value) in response.headers {
+            // MHD refuses Content-Length (it computes it), empty values and values with CR/LF; such a header
+            // is dropped rather than failing the whole response.
+            _ = MHD_add_response_header(mhdResponse, name, value)
+        }
+        if closeConnection {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        // 1xx cannot be a final answer; a responder returning one has a bug.
+        let status = (200...999).contains(response.status) ? UInt32(response.status) : 500
+        return MHD_queue_response(connection, status, mhdResponse)
+    }
+}

@@ -1,0 +1,104 @@
+import Synchronization
+
+/// Everything the server keeps about one request between MHD's calls to the access handler. It is retained
+/// by MHD's per-request pointer (released when MHD reports the request finished) and by the task answering it,
+/// so neither side can free it under the other.
+final class RequestContext: Sendable {
+    /// What the access handler should do when MHD calls it with no body bytes.
+    enum Step: Sendable {
+        /// The request is complete and has not been answered: answer it now or start the responder.
+        case handle(HTTPRequest)
+        case refuseTooLarge
+        /// The responder's answer is ready to queue.
+        case send(HTTPResponse)
+        /// Nothing to do yet (the responder is still working).
+        case wait
+    }
+
+    private enum Phase: Sendable {
+        case receiving
+        case handling
+        /// The connection is suspended; only this phase may resume it.
+        case waiting
+        case answered(HTTPResponse)
+        case done
+    }
+
+    private struct State: Sendable {
+        var phase = Phase.receiving
+        var head: HTTPRequest
+        var body: [UInt8] = []
+        var bodyTooLarge = false
+        var bodyBytesSeen = 0
+    }
+
+    let connection: ConnectionHandle
+    let tracker: RequestTracker
+    private let state: Mutex<State>
+
+    init(connection: ConnectionHandle, head: HTTPRequest, expectedBodyBytes: Int?, tracker: RequestTracker) {
+        self.connection = connection
+        self.tracker = tracker
+        var initial = State(head: head)
+        if let expectedBodyBytes, expectedBodyBytes > 0 { initial.body.reserveCapacity(expectedBodyBytes) }
+        state = Mutex(initial)
+    }
+
+    /// Keeps a body chunk, or counts it once the body is over `limit` (MHD cannot answer before the upload is
+    /// consumed, so an over-limit chunked body is drained and refused at the end). Returns false when the client
+    /// has sent more than twice the limit: not worth draining, the connection should be closed.
+    func receive(_ chunk: UnsafeRawBufferPointer, limit: Int) -> Bool {
+        state.withLock { state in
+            state.bodyBytesSeen += chunk.count
+            if !state.bodyTooLarge && state.bodyBytesSeen <= limit {
+                state.body.append(contentsOf: chunk)
+            } else if !state.bodyTooLarge {
+                state.bodyTooLarge = true
+                state.body = []
+            }
+            return state.bodyBytesSeen <= (limit > Int.max / 2 ? Int.max : limit * 2)
+        }
+    }
+
+    func nextStep() -> Step {
+        state.withLock { state in
+            switch state.phase {
+            case .receiving:
+                if state.bodyTooLarge {
+                    state.phase = .done
+                    return .refuseTooLarge
+                }
+                state.phase = .handling
+                var request = state.head
+                request.body = state.body
+                state.body = []
+                return .handle(request)
+            case .answered(let response):
+                state.phase = .done
+                return .send(response)
+            case .handling, .waiting, .done:
+                return .wait
+            }
+        }
+    }
+
+    /// Called right after `MHD_suspend_connection`; from here on a resume is legal.
+    func markWaiting() {
+        state.withLock { $0.phase = .waiting }
+    }
+
+    /// Hands the answer over and wakes the connection, unless it was already answered (a shutdown may answer
+    /// for a responder that is too slow, and that responder's own answer then arrives here and is dropped).
+    /// Resuming under the lock makes "answer once, resume once" a single step.
+    @discardableResult
+    func answer(_ response: HTTPResponse) -> Bool {
+        let answered = state.withLock { state -> Bool in
+            guard case .waiting = state.phase else { return false }
+            state.phase = .answered(response)
+            connection.resume()
+            return true
+        }
+        if answered { tracker.endWaiting(self) }
+        return answered
+    }
+}

@@ -1,0 +1,14 @@
+/// What MHD's callbacks need, reached from their `void *` argument. Immutable apart from the tracker, and kept
+/// alive by the running daemon (retained at start, released after `MHD_stop_daemon`).
+final class ServerCore: Sendable {
+    let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    let headPolicy: RequestHeadPolicy
+    let tracker = RequestTracker()
+
+    init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+        headPolicy = RequestHeadPolicy(maxBodyBytes: configuration.maxBodyBytes)
+    }
+}

@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibPQ
+import Foundation
+
+/// One libpq connection and the blocking calls made on it.
+///
+/// libpq connections are not thread-safe and their calls block. Every method here must run on the
+/// serial queue of the `PostgresConnection` that owns this session, never on Swift's cooperative pool.
+final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only touched on its owner's serial queue.
+    private var connection: OpaquePointer?
+    private let parameters: ConnectionParameters
+    /// Set when the protocol state is unknown (for example after a COPY was started), so that the
+    /// session is rebuilt before its next use even though libpq still reports CONNECTION_OK.
+    private var needsReset = false
+
+    init(parameters: ConnectionParameters) {
+        self.parameters = parameters
+    }
+
+    deinit {
+        if let connection { PQfinish(connection) }
+    }
+
+    var isConnected: Bool {
+        guard let connection, !needsReset else { return false }
+        return PQstatus(connection) == CONNECTION_OK
+    }
+
+    func open() throws {
+        let candidate = try CStringArray.with(parameters.keywords, nullTerminated: true) { keywords in
+            try CStringArray.with(parameters.values, nullTerminated: true) { values in
+                PQconnectdbParams(keywords, values, 1)
+            }
+        }
+        guard let candidate else { throw PostgresError.connectionFailure("libpq could not allocate a connection") }
+        guard PQstatus(candidate) == CONNECTION_OK else {
+            let message = Self.errorText(candidate)
+            PQfinish(candidate)
+            throw PostgresError.connectionFailure(message)
+        }
+        // Notices (for example "relation already exists, skipping") would otherwise go to stderr.
+        PQsetNoticeProcessor(candidate, { _, _ in }, nil)
+        if let connection { PQfinish(connection) }
+        connection = candidate
+        needsReset = false
+    }
+
+    /// Makes the session usable after it sat idle: notices a connection the server has dropped
+    /// meanwhile and reconnects a broken one. Returns true when it had to reconnect.
+    func makeReady() throws -> Bool {
+        guard let connection else {
+            try open()
+            return true
+        }
+        if !needsReset { readPendingInput(connection) }
+        guard needsReset || PQstatus(connection) != CONNECTION_OK else { return false }
+        PQreset(connection)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw PostgresError.connectionFailure(Self.errorText(connection))
+        }
+        needsReset = false
+        return true
+    }
+
+    func query(_ sql: String, _ parameters: [String?]) throws -> PostgresResult {
+        let connection = try requireConnection()
+        let result = try CStringArray.with(parameters) { values in
+            PQexecParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+        }
+        return try consume(result, connection)
+    }
+
+    func executeScript(_ script: String) throws -> PostgresResult {
+        let connection = try requireConnection()
+        return try consume(PQexec(connection, script), connection)
+    }
+
+    /// Rolls back a transaction a caller left open, so the next borrower starts clean.
+    /// Returns true when there was one.
+    func rollbackOpenTransaction() -> Bool {
+        guard let connection, isConnected else { return false }
+        let status = PQtransactionStatus(connection)
+        guard status == PQTRANS_INTRANS || status == PQTRANS_INERROR else { return false }
+        let result = PQexec(connection, "ROLLBACK")
+        if result == nil || PQresultStatus(result) != PGRES_COMMAND_OK { needsReset = true }
+        PQclear(result)
+        return true
+    }
+
+    func close() {
+        if let connection { PQfinish(connection) }
+        connection = nil
+    }
+
+    private func requireConnection() throws -> OpaquePointer {
+        guard let connection else { throw PostgresError.connectionFailure("the connection is closed") }
+        guard !needsReset else { throw PostgresError.connectionFailure("the connection must be reset before use") }
+        return connection
+    }
+
+    /// Turns a PGresult into a value or an error, and frees it.
+    private func consume(_ result: OpaquePointer?, _ connection: OpaquePointer) throws -> PostgresResult {
+        guard let result else { throw Self.failure(connection, nil) }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        switch status {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return Self.read(result)
+        case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:
+            // The session is now inside the COPY sub-protocol; rebuilding it is simpler than unwinding it.
+            needsReset = true
+            throw PostgresError(sqlState: "0A000", message: "COPY is not supported by this client")
+        default:
+            throw Self.failure(connection, result)
+        }
+    }
+
+    /// While idle, the server only writes to us to say it is closing the session (administrator
+    /// command, idle timeout, shutdown). Reading that input lets libpq see the end of the stream.
+    private func readPendingInput(_ connection: OpaquePointer) {
+        guard PQstatus(connection) == CONNECTION_OK else { return }
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        var rounds = 0
+        while rounds < 8, poll(&descriptor, 1, 0) > 0 {
+            rounds += 1
+            // 0 means the read failed: libpq has marked the connection bad.
+            guard PQconsumeInput(connection) == 1 else { return }
+        }
+        // Parses what was read, so an idle-time message is not taken for the next reply.
+        while let notification = PQnotifies(connection) { PQfreemem(notification) }
+    }
+
+    private static func read(_ result: OpaquePointer) -> PostgresResult {
+        let rowCount = PQntuples(result), columnCount = PQnfields(result)
+        let layout = ColumnLayout(names: (0..<columnCount).map { String(cString: PQfname(result, $0)) })
+        var rows: [PostgresRow] = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            let values: [String?] = (0..<columnCount).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            }
+            rows.append(PostgresRow(layout: layout, values: values))
+        }
+        return PostgresResult(columns: layout.names, rows: rows,
+                              affectedRows: Int(String(cString: PQcmdTuples(result))) ?? 0,
+                              commandTag: String(cString: PQcmdStatus(result)))
+    }
+
+    private static func failure(_ connection: OpaquePointer, _ result: OpaquePointer?) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            guard let result, let ascii = code.asciiValue, let value = PQresultErrorField(result, Int32(ascii)) else {
+                return nil
+            }
+            return String(cString: value)
+        }
+        // Field codes from postgres_ext.h: C = SQLSTATE, M = primary message, D = detail, n = constraint.
+        return PostgresError(sqlState: field("C"), message: field("M") ?? errorText(connection),
+                             detail: field("D"), constraint: field("n"),
+                             connectionLost: PQstatus(connection) == CONNECTION_BAD)
+    }
+
+    private static func errorText(_ connection: OpaquePointer) -> String {
+        guard let text = PQerrorMessage(connection) else { return "unknown libpq error" }
+        let message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return message.isEmpty ? "unknown libpq error" : message
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Synchronization
+
+/// One PostgreSQL session.
+///
+/// libpq blocks the calling thread, so every libpq call runs on this connection's own serial
+/// queue, never on Swift's cooperative pool; callers just `await`. Calls from several tasks are
+/// run one after another, but statements from different tasks then share one session
+/// (and one transaction): use a `PostgresPool` to give each task its own.
+public final class PostgresConnection: Sendable {
+    private let session: LibPQSession
+    private let queue: DispatchQueue
+    private let openFlag = Atomic<Bool>(false)
+
+    private init(session: LibPQSession) {
+        self.session = session
+        self.queue = DispatchQueue(label: "storage.postgres.connection")
+    }
+
+    /// Connects with a libpq URI (`postgres://user@host:port/db?...`) or a `key=value` conninfo string.
+    /// Unless the URL says otherwise, connecting gives up after 10 seconds.
+    public static func connect(url: String) async throws -> PostgresConnection {
+        try await connect(parameters: ConnectionParameters(url: url))
+    }
+
+    static func connect(parameters: ConnectionParameters) async throws -> PostgresConnection {
+        let connection = PostgresConnection(session: LibPQSession(parameters: parameters))
+        try await connection.onQueue { try $0.open() }
+        return connection
+    }
+
+    /// Parameterised query (PQexecParams, text format); values are never spliced into SQL text.
+    /// `nil` parameters are SQL NULL. Parameters are `$1`, `$2`...; add a cast (`$1::bigint`) where
+    /// PostgreSQL cannot infer a type.
+    public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> PostgresResult {
+        let texts = parameters.map { $0?.postgresText }
+        return try await onQueue { try $0.query(sql, texts) }
+    }
+
+    /// Several statements without parameters (simple protocol), for migrations only.
+    /// Without an explicit transaction they run as one implicit transaction.
+    public func execute(script: String) async throws {
+        _ = try await onQueue { try $0.executeScript(script) }
+    }
+
+    /// False once the server connection is lost or closed; a pool reconnects such a connection.
+    public var isOpen: Bool { openFlag.load(ordering: .acquiring) }
+
+    public func close() async {
+        _ = try? await onQueue { $0.close() }
+    }
+
+    /// See `LibPQSession.makeReady`. Returns true when it reconnected.
+    func makeReady() async throws -> Bool {
+        try await onQueue { try $0.makeReady() }
+    }
+
+    /// Returns true when a transaction was left open and has been rolled back.
+    func rollbackOpenTransaction() async -> Bool {
+        (try? await onQueue { $0.rollbackOpenTransaction() }) ?? false
+    }
+
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable (LibPQSession) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { [self] in
+                let result = Result { try work(session) }
+                openFlag.store(session.isConnected, ordering: .releasing)
+                continuation.resume(with: result)
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// A failure reported by PostgreSQL or by libpq.
+///
+/// `sqlState` is the server's five-character code (for example `23505` for a unique violation);
+/// it is nil when the failure happened below SQL: the server could not be reached, the
+/// connection dropped, or the pool was closed.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    public let sqlState: String?
+    public let message: String
+    /// The server's DETAIL line, when it sent one (for a unique violation: the duplicate key).
+    public let detail: String?
+    /// The constraint that was violated, when the server names one.
+    public let constraint: String?
+    private let connectionLost: Bool
+
+    public init(sqlState: String?, message: String, detail: String? = nil, constraint: String? = nil,
+                connectionLost: Bool = false) {
+        self.sqlState = sqlState
+        self.message = message
+        self.detail = detail
+        self.constraint = constraint
+        self.connectionLost = connectionLost
+    }
+
+    /// True when the connection, not the statement, failed: retrying on a fresh connection may succeed.
+    public var isConnectionFailure: Bool {
+        guard let sqlState, !connectionLost else { return true }
+        // Class 08 is "connection exception"; 57P01-57P03 are the server shutting the session down.
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
+
+    public var description: String {
+        var text = "PostgreSQL error"
+        if let sqlState { text += " \(sqlState)" }
+        text += ": \(message)"
+        if let detail { text += " (\(detail))" }
+        return text
+    }
+}
+
+extension PostgresError {
+    static let uniqueViolation = "23505"
+    static let duplicateDatabase = "42P04"
+    static let inFailedTransaction = "25P02"
+
+    static func connectionFailure(_ message: String) -> PostgresError {
+        PostgresError(sqlState: nil, message: message, connectionLost: true)
+    }
+}

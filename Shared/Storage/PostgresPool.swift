@@ -1,0 +1,127 @@
+import Runtime
+
+/// Lends PostgreSQL connections to one caller at a time.
+///
+/// Connections are opened on demand, up to `poolSize`; callers beyond that wait in arrival order.
+/// A connection the server dropped is reconnected before it is lent again, so a restart of
+/// PostgreSQL costs the callers that were using it at that moment, not the ones after.
+public actor PostgresPool {
+    private enum Lease: Sendable {
+        case connection(PostgresConnection)
+        /// Permission to open a new connection, within `poolSize`.
+        case slot
+    }
+
+    private let configuration: PostgresConfiguration
+    private let logger: Logger
+    private var idle: [PostgresConnection] = []
+    /// Connections open or being opened, idle or lent.
+    private var openCount = 0
+    private var waiters: [CheckedContinuation<Lease, any Error>] = []
+    private var isClosed = false
+
+    public init(configuration: PostgresConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Lends one connection for the closure; reconnects a broken one before lending it; waits (FIFO)
+    /// while all are busy. Throws `PostgresError` (`isConnectionFailure`) if the server cannot be reached.
+    /// A transaction the closure leaves open is rolled back when the connection comes back.
+    public func withConnection<T: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await acquire()
+        do {
+            let value = try await body(connection)
+            await release(connection)
+            return value
+        } catch {
+            await release(connection)
+            throw error
+        }
+    }
+
+    /// One statement on any free connection, in its own implicit transaction.
+    public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> PostgresResult {
+        try await withConnection { try await $0.query(sql, parameters) }
+    }
+
+    /// Closes idle connections at once and lent ones when they come back; waiting and later callers get an error.
+    public func close() async {
+        isClosed = true
+        let waiting = waiters
+        waiters.removeAll()
+        for waiter in waiting { waiter.resume(throwing: PostgresError.poolClosed) }
+        let closing = idle
+        idle.removeAll()
+        openCount -= closing.count
+        for connection in closing { await connection.close() }
+    }
+
+    private func acquire() async throws -> PostgresConnection {
+        guard !isClosed else { throw PostgresError.poolClosed }
+        let lease: Lease
+        if let connection = idle.popLast() {
+            lease = .connection(connection)
+        } else if openCount < configuration.poolSize {
+            openCount += 1
+            lease = .slot
+        } else {
+            lease = try await withCheckedThrowingContinuation { waiters.append($0) }
+        }
+        switch lease {
+        case .connection(let connection): return try await prepare(connection)
+        case .slot: return try await openConnection()
+        }
+    }
+
+    private func prepare(_ connection: PostgresConnection) async throws -> PostgresConnection {
+        do {
+            if try await connection.makeReady() { logger.info("reconnected to PostgreSQL") }
+            return connection
+        } catch {
+            logger.error("cannot reconnect to PostgreSQL", ["error": "\(error)"])
+            // The broken connection keeps its place; the next borrower tries again.
+            await handBack(connection)
+            throw error
+        }
+    }
+
+    private func openConnection() async throws -> PostgresConnection {
+        do {
+            return try await PostgresConnection.connect(parameters: ConnectionParameters(url: configuration.url))
+        } catch {
+            logger.error("cannot connect to PostgreSQL", ["error": "\(error)"])
+            openCount -= 1
+            // A waiter queued behind this attempt may try in its turn instead of waiting for a release.
+            if !waiters.isEmpty {
+                openCount += 1
+                waiters.removeFirst().resume(returning: .slot)
+            }
+            throw error
+        }
+    }
+
+    private func release(_ connection: PostgresConnection) async {
+        if await connection.rollbackOpenTransaction() {
+            logger.warning("a connection came back inside a transaction; rolled it back")
+        }
+        await handBack(connection)
+    }
+
+    private func handBack(_ connection: PostgresConnection) async {
+        if isClosed {
+            openCount -= 1
+            await connection.close()
+        } else if waiters.isEmpty {
+            idle.append(connection)
+        } else {
+            waiters.removeFirst().resume(returning: .connection(connection))
+        }
+    }
+}
+
+extension PostgresError {
+    static let poolClosed = PostgresError.connectionFailure("the connection pool is closed")
+}
