@@ -23,19 +23,24 @@ public final class CommandServer: Sendable {
     static let attemptsHeader = "x-attempts"
 
     private let service: ServiceName
+    private let queue: String
     private let router: CommandRouter
     private let options: Options
     private let logger: Logger
     private let inFlight = Atomic<Int>(0)
     private let connectionBox = Mutex<AMQPConnection?>(nil)
 
-    public init(service: ServiceName, url: AMQPURL, router: CommandRouter, options: Options = Options(), logger: Logger) {
+    /// `queue` defaults to the service's command queue; tests give queues of their own.
+    public init(service: ServiceName, queue: String? = nil, url: AMQPURL, router: CommandRouter,
+                options: Options = Options(), logger: Logger) {
         self.service = service
+        let queue = queue ?? service.commandQueue
+        self.queue = queue
         self.router = router
         self.options = options
         self.logger = logger
-        let topology = Topology.commandQueues([service], eventExchange: options.eventExchange)
-        let consumer = AMQPConnection.Consumer(queue: service.commandQueue) { [weak self] delivery in
+        let topology = Topology.commandQueues([queue], eventExchange: options.eventExchange)
+        let consumer = AMQPConnection.Consumer(queue: queue) { [weak self] delivery in
             self?.received(delivery)
         }
         let connection = AMQPConnection(
@@ -98,7 +103,7 @@ public final class CommandServer: Sendable {
             var headers = delivery.headers
             headers[Self.attemptsHeader] = String(attempts)
             connection.publish(OutgoingMessage(
-                routingKey: service.commandQueue, body: delivery.body, correlationId: delivery.correlationId,
+                routingKey: queue, body: delivery.body, correlationId: delivery.correlationId,
                 replyTo: delivery.replyTo, messageId: delivery.messageId, type: delivery.type, persistent: true,
                 headers: headers))
             connection.ack(delivery)

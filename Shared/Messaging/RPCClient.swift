@@ -9,7 +9,7 @@ public final class RPCClient: Sendable {
 
     /// Declares every service's command queue too, so commands wait in their queue while a service restarts.
     public init(url: AMQPURL, name: String, eventExchange: String, logger: Logger) {
-        let topology = Topology.commandQueues(ServiceName.allCases, eventExchange: eventExchange)
+        let topology = Topology.commandQueues(ServiceName.allCases.map(\.commandQueue), eventExchange: eventExchange)
         connection = AMQPConnection(url: url, options: .init(name: name, topology: topology, receivesReplies: true),
                                     logger: logger)
     }
@@ -24,15 +24,24 @@ public final class RPCClient: Sendable {
         _ type: String, _ payload: Payload, to service: ServiceName, requestId: String, identity: Identity,
         timeout: Duration, expecting: Result.Type = Result.self
     ) async throws -> Result {
+        try await send(type, payload, queue: service.commandQueue, requestId: requestId, identity: identity,
+                       timeout: timeout)
+    }
+
+    /// The same, to any command queue (tests use queues of their own).
+    func send<Payload: Codable & Sendable, Result: Codable & Sendable>(
+        _ type: String, _ payload: Payload, queue: String, requestId: String, identity: Identity, timeout: Duration,
+        expecting: Result.Type = Result.self
+    ) async throws -> Result {
         let command = Command(type: type, requestId: requestId, identity: identity, payload: payload)
-        let message = OutgoingMessage(routingKey: service.commandQueue, body: try JSONCoding.encode(command),
+        let message = OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command),
                                       messageId: requestId, type: type)
         let reply = try await connection.call(message, timeout: timeout)
         let decoded: CommandReply<Result>
         do {
             decoded = try JSONCoding.decode(CommandReply<Result>.self, from: reply.body)
         } catch {
-            throw MessagingError.malformedReply("\(type) from \(service.rawValue): \(error)")
+            throw MessagingError.malformedReply("\(type) from \(queue): \(error)")
         }
         return try decoded.get()
     }

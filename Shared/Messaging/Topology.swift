@@ -19,18 +19,21 @@ public struct Topology: Sendable {
     }
 
     /// A service's durable command queue and the queue its failed commands are dead-lettered to.
-    public mutating func addCommandQueue(_ service: ServiceName) {
-        queues.append(Queue(name: service.deadLetterQueue, arguments: [:]))
-        queues.append(Queue(name: service.commandQueue, arguments: [
+    public mutating func addCommandQueue(_ name: String) {
+        let deadLetters = Self.deadLetterQueue(of: name)
+        queues.append(Queue(name: deadLetters, arguments: [:]))
+        queues.append(Queue(name: name, arguments: [
             "x-dead-letter-exchange": "",
-            "x-dead-letter-routing-key": service.deadLetterQueue,
+            "x-dead-letter-routing-key": deadLetters,
         ]))
     }
 
-    public static func commandQueues(_ services: [ServiceName], eventExchange: String) -> Topology {
+    public static func deadLetterQueue(of queue: String) -> String { queue + ".dead" }
+
+    public static func commandQueues(_ queues: [String], eventExchange: String) -> Topology {
         var topology = Topology()
         topology.addEventExchange(eventExchange)
-        services.forEach { topology.addCommandQueue($0) }
+        queues.forEach { topology.addCommandQueue($0) }
         return topology
     }
 }

@@ -4,9 +4,12 @@ import Foundation
 /// The Swift SDK refuses any other form.
 public enum ParseDate {
     public static func string(from date: Date) -> String {
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(millis / 1000)
-        let fraction = Int(millis % 1000)
+        // Nearest millisecond: a parsed date can sit a hair below its written value.
+        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // Floor division, so dates before 1970 get a positive fraction.
+        let (quotient, remainder) = millis.quotientAndRemainder(dividingBy: 1000)
+        var seconds = time_t(remainder < 0 ? quotient - 1 : quotient)
+        let fraction = Int(remainder < 0 ? remainder + 1000 : remainder)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",

@@ -37,7 +37,8 @@ public struct Environment: Sendable {
         let text = (optional(key) ?? fallback).lowercased()
         let units: [(String, Int)] = [("gb", 1 << 30), ("mb", 1 << 20), ("kb", 1 << 10), ("b", 1)]
         for (suffix, factor) in units where text.hasSuffix(suffix) {
-            if let number = Double(text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), number >= 0 {
+            if let number = Double(text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), number >= 0,
+               number * Double(factor) < Double(Int.max) {
                 return Int(number * Double(factor))
             }
         }

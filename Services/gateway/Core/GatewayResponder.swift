@@ -29,8 +29,9 @@ struct GatewayResponder: HTTPResponder {
         let mount = configuration.mountPath
         if mount == "/" { return String(path.drop(while: { $0 == "/" })) }
         guard path.hasPrefix(mount) else { return nil }
-        let rest = path.dropFirst(mount.count)
+        var rest = path.dropFirst(mount.count)
         guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        while rest.hasSuffix("/") { rest = rest.dropLast() }   // `/parse/health/` is `/parse/health`, as in Express
         return String(rest.drop(while: { $0 == "/" }))
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import Runtime
 
 /// parse-server's `masterKeyIps`: exact addresses or IPv4 CIDR ranges (`10.0.0.0/8`); `0.0.0.0/0` and `::/0`
@@ -14,7 +15,12 @@ public struct IPAllowList: Sendable, Equatable {
     public init(_ items: [String]) throws {
         entries = try items.map { item in
             if item == "::/0" { return .anyIPv6 }
-            guard let slash = item.firstIndex(of: "/") else { return .exact(item) }
+            guard let slash = item.firstIndex(of: "/") else {
+                guard Self.isAddress(item) else {
+                    throw ConfigurationError("PARSE_SERVER_MASTER_KEY_IPS: '\(item)' is not an IP address")
+                }
+                return .exact(item)
+            }
             guard let address = Self.ipv4(String(item[..<slash])), let bits = Int(item[item.index(after: slash)...]),
                   (0...32).contains(bits) else {
                 throw ConfigurationError("PARSE_SERVER_MASTER_KEY_IPS: '\(item)' is not an address or IPv4 CIDR range")
@@ -34,6 +40,11 @@ public struct IPAllowList: Sendable, Equatable {
             case .anyIPv6: address.contains(":") && v4 == nil
             }
         }
+    }
+
+    private static func isAddress(_ text: String) -> Bool {
+        var buffer = in6_addr()
+        return inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1
     }
 
     private static func ipv4(_ text: String) -> UInt32? {

@@ -1,0 +1,30 @@
+import Contracts
+import Testing
+@testable import GatewayCore
+
+@Suite struct ServiceRouteTests {
+    @Test(arguments: ["classes", "classes/Cat", "classes/Cat/QtjcqDbaAi", "classes/_Installation", "batch",
+                      "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat"])
+    func dataRoutesGoToPosts(path: String) {
+        #expect(ServiceRoute.owner(of: path) == .posts)
+    }
+
+    @Test(arguments: ["classes/_User", "classes/_User/abc", "classes/_Session", "classes/_Role/r1", "users",
+                      "users/me", "users/abc", "login", "logout", "sessions", "sessions/me", "roles", "roles/r1",
+                      "requestPasswordReset", "verifyPassword", "upgradeToRevocableSession",
+                      "verificationEmailRequest", "loginAs"])
+    func accountRoutesGoToAuth(path: String) {
+        #expect(ServiceRoute.owner(of: path) == .auth)
+    }
+
+    @Test(arguments: ["files", "files/pic.jpg", "files/app/pic.jpg"])
+    func fileRoutesGoToFiles(path: String) {
+        #expect(ServiceRoute.owner(of: path) == .files)
+    }
+
+    @Test(arguments: ["", "health", "functions/hello", "jobs", "Classes/Cat", "USERS", "/classes/Cat",
+                      "config", "classesCat"])
+    func unknownRoutesHaveNoOwner(path: String) {
+        #expect(ServiceRoute.owner(of: path) == nil)
+    }
+}

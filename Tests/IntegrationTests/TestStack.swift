@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The running test stack that `deploy/stack test` starts (real PostgreSQL, RabbitMQ, the five services) and
+/// describes through environment variables. Without them these tests are skipped: run them with
+/// `deploy/stack test`.
+enum TestStack {
+    static let environment = ProcessInfo.processInfo.environment
+    static let isAvailable = environment["PARSE_TEST_SERVER_URL"] != nil
+    static let serverURL = environment["PARSE_TEST_SERVER_URL"] ?? "http://127.0.0.1:21337/parse"
+    static let applicationId = environment["PARSE_TEST_APPLICATION_ID"] ?? "myAppId"
+    static let masterKey = environment["PARSE_TEST_MASTER_KEY"] ?? "myMasterKey"
+    static let script = environment["PARSE_TEST_STACK"] ?? "deploy/stack"
+
+    /// Runs `body` while a part of the stack is stopped, and starts it again even when `body` fails.
+    static func `while`(_ stop: [String], restartWith start: [String], _ body: () async throws -> Void) async throws {
+        try control(stop)
+        let outcome: Result<Void, any Error>
+        do {
+            try await body()
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        try control(start)
+        try outcome.get()
+    }
+
+    /// Runs `deploy/stack <arguments>` against the test stack; fails the test on a non-zero exit.
+    static func control(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script] + arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw StackError(description: "deploy/stack \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
+    }
+
+    struct StackError: Error, CustomStringConvertible { let description: String }
+}
+
+/// A plain HTTP response as the tests look at it.
+struct Reply {
+    let status: Int
+    let headers: [String: String]
+    let body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// HTTP through URLSession with the cache off: Foundation's URL cache on Linux answers repeated requests
+/// without reaching the server.
+enum HTTP {
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    static func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil,
+                     base: String = TestStack.serverURL) async throws -> Reply {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let (data, response) = try await session.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { fields["\(key)"] = "\(value)" }
+        return Reply(status: http.statusCode, headers: fields, body: data)
+    }
+
+    static var appHeaders: [String: String] { ["X-Parse-Application-Id": TestStack.applicationId] }
+
+    /// Polls until `condition` holds or `timeout` passes; returns the last reply.
+    static func waitFor(_ method: String, _ path: String, timeout: Duration,
+                        until condition: (Reply) -> Bool) async throws -> Reply {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let reply = try await send(method, path)
+            if condition(reply) || ContinuousClock.now > deadline { return reply }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+    }
+}
