@@ -5,12 +5,17 @@ import PackageDescription
 let services = ["auth", "posts", "votes", "files"]
 
 func serviceTargets(_ name: String) -> [Target] {
-    let core = name.prefix(1).uppercased() + name.dropFirst() + "Core"
+    let title = name.prefix(1).uppercased() + name.dropFirst()
+    let core = title + "Core"
+    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt"] : []
     return [
-        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime"],
+        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra,
                 path: "Services/\(name)/Core"),
         .executableTarget(name: name, dependencies: [.target(name: core), "ServiceKit", "Runtime"],
                           path: "Services/\(name)/App"),
+        .testTarget(name: title + "Tests",
+                    dependencies: [.target(name: core), "ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"],
+                    path: "Tests/\(title)Tests"),
     ]
 }
 
@@ -18,13 +23,15 @@ let package = Package(
     name: "parse-swift-backend",
     products: [
         .executable(name: "gateway", targets: ["gateway"]),
-    ] + services.map { .executable(name: $0, targets: [$0]) },
+    ] + services.map { .executable(name: $0, targets: [$0]) } + [.executable(name: "parse-import", targets: ["parse-import"])],
     targets: [
         // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
         .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CRabbitMQ", path: "Shared/CRabbitMQ", pkgConfig: "librabbitmq",
                        providers: [.apt(["librabbitmq-dev"])]),
+        .systemLibrary(name: "CCrypt", path: "Shared/CCrypt", pkgConfig: "libcrypt",
+                       providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -41,6 +48,8 @@ let package = Package(
         .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
+        // Loads a Parse JSON export into a class through the public REST API.
+        .executableTarget(name: "parse-import", dependencies: ["ParseWire"], path: "Services/import"),
 
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),

@@ -20,12 +20,34 @@ public final class EventPublisher: Sendable {
     public func stop() async { await connection.stop() }
     public var isConnected: Bool { connection.isConnected }
 
+    /// An event already encoded, as an outbox stores it.
+    public struct EncodedEvent: Sendable {
+        public var id: String
+        public var type: String
+        public var routingKey: String
+        public var body: [UInt8]
+
+        public init(id: String, type: String, routingKey: String, body: [UInt8]) {
+            self.id = id
+            self.type = type
+            self.routingKey = routingKey
+            self.body = body
+        }
+    }
+
     /// `routingKey` is `<domain>.<event>.<ClassName>`, e.g. `vote.cast.Cat`.
     public func publish<Payload>(_ events: [(routingKey: String, event: CloudEvent<Payload>)]) async throws {
-        let messages = try events.map { item in
-            OutgoingMessage(exchange: exchange, routingKey: item.routingKey, body: try JSONCoding.encode(item.event),
-                            contentType: CloudEvent<Payload>.contentType, messageId: item.event.id,
-                            type: item.event.type, persistent: true)
+        try await publish(encoded: events.map { item in
+            EncodedEvent(id: item.event.id, type: item.event.type, routingKey: item.routingKey,
+                         body: try JSONCoding.encode(item.event))
+        })
+    }
+
+    public func publish(encoded events: [EncodedEvent]) async throws {
+        let messages = events.map { event in
+            OutgoingMessage(exchange: exchange, routingKey: event.routingKey, body: event.body,
+                            contentType: CloudEvent<Empty>.contentType, messageId: event.id, type: event.type,
+                            persistent: true)
         }
         try await connection.publishConfirmed(messages)
     }

@@ -52,11 +52,18 @@ public enum ServiceHost {
                            eventExchange: configuration.eventExchange),
             logger: logger)
         server.start()
+        let publisher = EventPublisher(url: configuration.amqpURL, name: "\(definition.name.rawValue)-events",
+                                       exchange: configuration.eventExchange, logger: logger)
+        publisher.start()
+        let relay = Task { await OutboxRelay(pool: pool, publisher: publisher, logger: logger).run() }
         logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ",")])
 
         let signal = await ShutdownSignal.wait()
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
+        relay.cancel()
+        await relay.value
+        await publisher.stop()
         await pool.close()
         logger.info("stopped")
     }

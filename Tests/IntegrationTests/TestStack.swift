@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,14 +32,20 @@ enum TestStack {
     }
 
     /// Runs `deploy/stack <arguments>` against the test stack; fails the test on a non-zero exit.
+    /// posix_spawn and waitpid rather than Foundation's Process, whose exit detection was seen to hang here.
     static func control(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script] + arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw StackError(description: "deploy/stack \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, envp) == 0 else {
+            throw StackError(description: "cannot run \(script)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exitCode = (status >> 8) & 0xff
+        guard status & 0x7f == 0, exitCode == 0 else {
+            throw StackError(description: "deploy/stack \(arguments.joined(separator: " ")) failed (status \(status))")
         }
     }
 

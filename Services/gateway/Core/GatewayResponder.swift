@@ -12,12 +12,15 @@ struct GatewayResponder: HTTPResponder {
     let configuration: GatewayConfiguration
     let client: RPCClient
     let logger: Logger
+    let sessions: any SessionResolver
     private let access: AccessCheck
     private let readiness: Readiness
 
-    init(configuration: GatewayConfiguration, client: RPCClient, logger: Logger) {
+    init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
+         logger: Logger) {
         self.configuration = configuration
         self.client = client
+        self.sessions = sessions
         self.logger = logger
         access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
                              masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys)
@@ -68,8 +71,22 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(error)
         }
         let credentials = RequestCredentials(headers: request.headers, bodyFields: body.envelope)
-        guard case .allowed(let identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
+        guard case .allowed(var identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return ParseResponses.unauthorized
+        }
+        // parse-server ignores the token on exactly `/login`, and the master key wins over a token.
+        if path == "login" { identity.sessionToken = nil }
+        if let token = identity.sessionToken, !identity.isMaster, path != "login" {
+            do {
+                identity = try await sessions.identity(for: token, requestId: requestId)
+            } catch let error as ParseError {
+                return ParseResponses.error(error)
+            } catch let error as MessagingError {
+                return ParseResponses.error(error.parseError)
+            } catch {
+                log.error("session lookup failed", ["error": "\(error)"])
+                return ParseResponses.error(.internalError)
+            }
         }
         guard let service = ServiceRoute.owner(of: path) else {
             return ParseResponses.unknownRoute(request.method, request.path)

@@ -1,0 +1,1 @@
+print("parse-import: not yet implemented")

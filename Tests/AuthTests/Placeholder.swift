@@ -1,0 +1,1 @@
+// Tests for this service land with its features.
