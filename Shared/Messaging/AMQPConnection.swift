@@ -14,9 +14,12 @@ public final class AMQPConnection: Sendable {
         public var queue: String
         /// Called on the connection thread: hand the delivery to a task and return at once.
         public var handler: @Sendable (Delivery) -> Void
+        /// The broker counts a delivery as handled once sent: for notifications whose loss a consumer tolerates.
+        public var autoAck: Bool
 
-        public init(queue: String, handler: @escaping @Sendable (Delivery) -> Void) {
+        public init(queue: String, autoAck: Bool = false, handler: @escaping @Sendable (Delivery) -> Void) {
             self.queue = queue
+            self.autoAck = autoAck
             self.handler = handler
         }
     }
@@ -237,7 +240,7 @@ public final class AMQPConnection: Sendable {
         }
         if state.withLock({ $0.consuming }) {
             for (index, consumer) in options.consumers.enumerated() {
-                try session.consume(queue: consumer.queue, consumerTag: consumerTag(index), autoAck: false)
+                try session.consume(queue: consumer.queue, consumerTag: consumerTag(index), autoAck: consumer.autoAck)
             }
         }
         if options.confirmsPublishes { try session.enableConfirms() }

@@ -61,8 +61,8 @@ final class AMQPSession {
         }
         for queue in topology.queues {
             let arena = CArena()
-            amqp_queue_declare(connection, Self.mainChannel, arena.bytes(queue.name), 0, 1, 0, 0,
-                               arena.table(queue.arguments))
+            amqp_queue_declare(connection, Self.mainChannel, arena.bytes(queue.name), 0, queue.durable ? 1 : 0,
+                               queue.exclusive ? 1 : 0, queue.autoDelete ? 1 : 0, arena.table(queue.arguments))
             try check(amqp_get_rpc_reply(connection), "queue.declare \(queue.name)")
         }
         for binding in topology.bindings {

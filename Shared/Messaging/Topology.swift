@@ -4,7 +4,14 @@ import Contracts
 /// so every process declares what it uses; their arguments must match everywhere (a mismatch closes the channel).
 public struct Topology: Sendable {
     public struct Exchange: Sendable { public var name: String; public var type: String }
-    public struct Queue: Sendable { public var name: String; public var arguments: [String: String] }
+    public struct Queue: Sendable {
+        public var name: String
+        public var arguments: [String: String]
+        public var durable = true
+        /// Only the declaring connection may use it, and the broker deletes it when that connection closes.
+        public var exclusive = false
+        public var autoDelete = false
+    }
     public struct Binding: Sendable { public var queue: String; public var exchange: String; public var routingKey: String }
 
     public var exchanges: [Exchange] = []
@@ -26,6 +33,14 @@ public struct Topology: Sendable {
             "x-dead-letter-exchange": "",
             "x-dead-letter-routing-key": deadLetters,
         ]))
+    }
+
+    /// A queue of one process's own for the events it listens to (a gateway's `session.revoked`, for instance):
+    /// not durable, exclusive and auto-deleted, so it disappears with the connection that declared it.
+    public mutating func addPrivateEventQueue(_ name: String, exchange: String, routingKeys: [String]) {
+        addEventExchange(exchange)
+        queues.append(Queue(name: name, arguments: [:], durable: false, exclusive: true, autoDelete: true))
+        bindings += routingKeys.map { Binding(queue: name, exchange: exchange, routingKey: $0) }
     }
 
     public static func deadLetterQueue(of queue: String) -> String { queue + ".dead" }

@@ -16,6 +16,8 @@ enum TestStack {
     static let applicationId = environment["PARSE_TEST_APPLICATION_ID"] ?? "myAppId"
     static let masterKey = environment["PARSE_TEST_MASTER_KEY"] ?? "myMasterKey"
     static let script = environment["PARSE_TEST_STACK"] ?? "deploy/stack"
+    /// A route whose service does not serve REST calls yet: it answers code 108 naming itself.
+    static let filesRoute = "/files/\(applicationId)/hello.txt"
 
     /// Runs `body` while a part of the stack is stopped, and starts it again even when `body` fails.
     static func `while`(_ stop: [String], restartWith start: [String], _ body: () async throws -> Void) async throws {

@@ -6,15 +6,20 @@ import Runtime
 public final class Gateway: Sendable {
     private let configuration: GatewayConfiguration
     private let client: RPCClient
+    private let sessions: AuthSessionResolver
     private let server: HTTPServer
     private let logger: Logger
 
-    public init(configuration: GatewayConfiguration, logger: Logger) {
+    public init(configuration: GatewayConfiguration, sessionCacheTimeToLive: Duration = .seconds(5), logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         client = RPCClient(url: configuration.amqpURL, name: "gateway", eventExchange: configuration.eventExchange,
                            logger: logger)
-        let responder = GatewayResponder(configuration: configuration, client: client, logger: logger)
+        sessions = AuthSessionResolver(client: client, configuration: configuration,
+                                       cacheTimeToLive: sessionCacheTimeToLive, logger: logger)
+        let responder = SessionAwareResponder(
+            inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions, logger: logger),
+            resolver: sessions)
         server = HTTPServer(configuration: HTTPServerConfiguration(
             host: configuration.host, port: configuration.port, threads: configuration.httpThreads,
             connectionLimit: configuration.connectionLimit, perIPConnectionLimit: configuration.perIPConnectionLimit,
@@ -28,6 +33,7 @@ public final class Gateway: Sendable {
 
     public func start() throws {
         client.start()
+        sessions.start()
         try server.start()
         logger.info("listening", ["url": "http://\(configuration.host):\(server.port)\(configuration.mountPath)"])
     }
@@ -35,20 +41,23 @@ public final class Gateway: Sendable {
     /// Stops accepting, lets requests in flight finish, then closes the broker connection.
     public func stop() async {
         await server.shutdown(gracePeriod: configuration.requestTimeout + .seconds(1))
+        await sessions.stop()
         await client.stop()
     }
 
     /// The whole life of the process; returns its exit status.
     public static func main() async -> Int32 {
         let configuration: GatewayConfiguration
+        let sessionCacheTimeToLive: Duration
         do {
             configuration = try GatewayConfiguration.fromEnvironment()
+            sessionCacheTimeToLive = try AuthSessionResolver.cacheTimeToLive()
         } catch {
             Logger(service: "gateway").error("invalid configuration", ["error": "\(error)"])
             return 2
         }
         let logger = Logger(service: "gateway", level: configuration.logLevel)
-        let gateway = Gateway(configuration: configuration, logger: logger)
+        let gateway = Gateway(configuration: configuration, sessionCacheTimeToLive: sessionCacheTimeToLive, logger: logger)
         do {
             try gateway.start()
         } catch {

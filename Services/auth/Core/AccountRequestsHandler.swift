@@ -1,0 +1,50 @@
+import Contracts
+import Foundation
+import ParseWire
+import Storage
+
+/// The account routes that need no stored user changes beyond a session: password reset and verification
+/// emails (answered as parse-server does without an email adapter), `loginAs`, `upgradeToRevocableSession`.
+struct AccountRequestsHandler: Sendable {
+    let pool: PostgresPool
+    let sessions: SessionStore
+
+    static let emailNotConfigured = ParseError(.internalServerError,
+        "An appName, publicServerURL, and emailAdapter are required for password reset and email verification functionality.")
+
+    /// `POST /requestPasswordReset` and `POST /verificationEmailRequest`: the email is checked first, then,
+    /// with no email adapter configured, parse-server answers its configuration error.
+    func emailRequest(_ request: AuthRequest) async throws -> RESTResponse {
+        let body = try request.body()
+        guard let email = body["email"], !email.isNull else { throw ParseError(.emailMissing, "you must provide an email") }
+        guard email.stringValue != nil else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
+        throw Self.emailNotConfigured
+    }
+
+    /// `POST /loginAs {"userId"}` with the master key: a session for that user.
+    func loginAs(_ request: AuthRequest) async throws -> RESTResponse {
+        guard request.isMaster else { throw ParseError(.operationForbidden, "master key is required") }
+        let body = try request.body()
+        guard let userId = body["userId"]?.stringValue, !userId.isEmpty else {
+            throw ParseError(Code162.userIdMissing, "userId must not be empty, null, or undefined")
+        }
+        guard let user = try await UserStore(pool: pool).find(id: userId) else {
+            throw ParseError(.objectNotFound, "user not found")
+        }
+        let sessions = self.sessions
+        let session = try await pool.transaction { connection in
+            try await sessions.create(userId: userId, action: "login", authProvider: "masterkey", on: connection)
+        }
+        return AuthResponses.ok(user.json(showEmail: true, sessionToken: session.token))
+    }
+
+    /// Every session here is revocable already; a token that names one is answered as parse-server answers a
+    /// token without a user.
+    func upgradeToRevocableSession(_ request: AuthRequest) async throws -> RESTResponse {
+        throw ParseError(.objectNotFound, "invalid session")
+    }
+
+    private enum Code162 {
+        static let userIdMissing = ParseError.Code(rawValue: 162)
+    }
+}

@@ -1,0 +1,43 @@
+import Contracts
+import Foundation
+import ParseWire
+
+/// One REST call as the auth service handles it: the route split into segments, the body as a JSON object,
+/// and who is calling.
+struct AuthRequest: Sendable {
+    let method: String
+    let segments: [String]
+    let query: [String: String]
+    let bodyText: String?
+    let identity: Identity
+    let serverURL: String
+    let requestId: String
+
+    init(_ command: Command<RESTRequest>) {
+        method = command.payload.method.uppercased()
+        segments = command.payload.path.split(separator: "/").map(String.init)
+        query = command.payload.query
+        bodyText = command.payload.body
+        identity = command.identity
+        serverURL = command.payload.serverURL
+        requestId = command.requestId
+    }
+
+    var groups: AccessGroups { AccessGroups(identity) }
+    var isMaster: Bool { identity.isMaster }
+
+    /// The body's fields; an absent or empty body is an empty object.
+    func body() throws -> [String: JSONValue] {
+        guard let text = bodyText, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [:] }
+        guard let value = JSONValue.parse(text) else { throw ParseError(.invalidJSON, "invalid JSON") }
+        guard let object = value.objectValue else { throw ParseError(.invalidJSON, "invalid JSON") }
+        return object
+    }
+
+    /// Writes are refused to the read-only master key, as parse-server does.
+    func requireWritable(_ operation: String) throws {
+        if identity.isReadOnlyMaster && !identity.isMaster {
+            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the \(operation) operation.")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Contracts
+import ParseWire
+import Storage
+
+/// Dispatches the auth service's REST routes (`users`, `login`, `sessions`, `roles`, ... and
+/// `classes/_User|_Session|_Role`) to their handlers.
+struct AuthRouter: Sendable {
+    let signup: SignupHandler
+    let login: LoginHandler
+    let users: UserHandler
+    let sessions: SessionHandler
+    let roles: RoleHandler
+    let account: AccountRequestsHandler
+
+    init(pool: PostgresPool, settings: AuthSettings) {
+        let store = SessionStore(settings: settings)
+        signup = SignupHandler(pool: pool, settings: settings, sessions: store)
+        login = LoginHandler(pool: pool, settings: settings, sessions: store)
+        users = UserHandler(pool: pool, settings: settings, sessions: store)
+        sessions = SessionHandler(pool: pool, sessions: store)
+        roles = RoleHandler(pool: pool)
+        account = AccountRequestsHandler(pool: pool, sessions: store)
+    }
+
+    func handle(_ request: AuthRequest) async throws -> RESTResponse {
+        var segments = request.segments
+        // `classes/_User/...` is `users/...`, and so on.
+        if segments.first == "classes", segments.count >= 2 {
+            switch segments[1] {
+            case "_User": segments = ["users"] + segments.dropFirst(2)
+            case "_Session": segments = ["sessions"] + segments.dropFirst(2)
+            case "_Role": segments = ["roles"] + segments.dropFirst(2)
+            default: break
+            }
+        }
+        let method = request.method
+        switch (segments.first ?? "", segments.count, method) {
+        case ("users", 1, "POST"): return try await signup.handle(request)
+        case ("users", 1, "GET"): return try await users.find(request)
+        case ("users", 2, "GET") where segments[1] == "me": return try await users.me(request)
+        case ("users", 2, "GET"): return try await users.get(request, id: segments[1])
+        case ("users", 2, "PUT"): return try await users.update(request, id: segments[1])
+        case ("users", 2, "DELETE"): return try await users.delete(request, id: segments[1])
+        case ("login", 1, "GET"), ("login", 1, "POST"): return try await login.login(request)
+        case ("verifyPassword", 1, "GET"), ("verifyPassword", 1, "POST"): return try await login.verifyPassword(request)
+        case ("logout", 1, "POST"): return try await users.logout(request)
+        case ("sessions", 1, "GET"): return try await sessions.find(request)
+        case ("sessions", 1, "POST"): return try await sessions.create(request)
+        case ("sessions", 2, "GET") where segments[1] == "me": return try await sessions.me(request)
+        case ("sessions", 2, "GET"): return try await sessions.get(request, id: segments[1])
+        case ("sessions", 2, "PUT"): return try await sessions.update(request, id: segments[1])
+        case ("sessions", 2, "DELETE"): return try await sessions.delete(request, id: segments[1])
+        case ("roles", 1, "POST"): return try await roles.create(request)
+        case ("roles", 1, "GET"): return try await roles.query(request)
+        case ("roles", 2, "GET"): return try await roles.get(request, id: segments[1])
+        case ("roles", 2, "PUT"): return try await roles.update(request, id: segments[1])
+        case ("roles", 2, "DELETE"): return try await roles.delete(request, id: segments[1])
+        case ("requestPasswordReset", 1, "POST"), ("verificationEmailRequest", 1, "POST"):
+            return try await account.emailRequest(request)
+        case ("loginAs", 1, "POST"): return try await account.loginAs(request)
+        case ("upgradeToRevocableSession", 1, "POST"): return try await account.upgradeToRevocableSession(request)
+        default:
+            throw ParseError(.commandUnavailable, "Cannot \(method) /\(request.segments.joined(separator: "/")): no such route.")
+        }
+    }
+}

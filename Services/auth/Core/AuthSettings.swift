@@ -1,0 +1,45 @@
+import Contracts
+import Foundation
+import Runtime
+
+/// The auth service's own settings, with parse-server's option names where it has one.
+struct AuthSettings: Sendable {
+    /// `PARSE_SERVER_SESSION_LENGTH`: seconds a session lives (parse-server's `sessionLength`, one year).
+    var sessionLength: Int
+    /// `PARSE_SERVER_ACCOUNT_LOCKOUT`: parse-server's `accountLockout` as JSON, `{"duration":5,"threshold":5}`
+    /// (minutes, failed attempts); `off` disables it. parse-server has no lockout unless configured; here it is
+    /// on by default because passwords are otherwise open to guessing at full speed.
+    var lockout: Lockout?
+    var maxUsernameLength = 256
+    /// bcrypt only reads the first 72 bytes; the cap stops a client from making the service hash megabytes.
+    var maxPasswordLength = 1024
+
+    struct Lockout: Sendable, Equatable {
+        var durationMinutes: Int
+        var threshold: Int
+    }
+
+    static let defaults = AuthSettings(sessionLength: 31_536_000, lockout: Lockout(durationMinutes: 5, threshold: 5))
+
+    static func fromEnvironment(_ env: Environment = Environment()) throws -> AuthSettings {
+        var settings = defaults
+        settings.sessionLength = try env.int("PARSE_SERVER_SESSION_LENGTH", default: defaults.sessionLength,
+                                             in: 1...(100 * 31_536_000))
+        if let text = env.optional("PARSE_SERVER_ACCOUNT_LOCKOUT") {
+            settings.lockout = try parseLockout(text)
+        }
+        return settings
+    }
+
+    static func parseLockout(_ text: String) throws -> Lockout? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if ["", "off", "false", "none"].contains(trimmed.lowercased()) { return nil }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any],
+              let duration = object["duration"] as? Int, let threshold = object["threshold"] as? Int,
+              (1...99_999).contains(duration), (1...999).contains(threshold) else {
+            throw ConfigurationError(
+                "PARSE_SERVER_ACCOUNT_LOCKOUT must be off or JSON like {\"duration\":5,\"threshold\":5} (minutes 1-99999, attempts 1-999)")
+        }
+        return Lockout(durationMinutes: duration, threshold: threshold)
+    }
+}

@@ -1,0 +1,109 @@
+import Contracts
+import Foundation
+import ParseWire
+import Storage
+
+/// `GET|POST /login` and `GET|POST /verifyPassword`: checks the credentials as parse-server does (same errors,
+/// same order), with the account lockout counted in PostgreSQL so it holds across replicas.
+struct LoginHandler: Sendable {
+    let pool: PostgresPool
+    let settings: AuthSettings
+    let sessions: SessionStore
+
+    func login(_ request: AuthRequest) async throws -> RESTResponse {
+        let user = try await authenticate(request)
+        let sessions = self.sessions
+        let session = try await pool.transaction { connection in
+            try await sessions.create(userId: user.id, action: "login", authProvider: "password", on: connection)
+        }
+        return AuthResponses.ok(user.json(showEmail: true, sessionToken: session.token))
+    }
+
+    func verifyPassword(_ request: AuthRequest) async throws -> RESTResponse {
+        let user = try await authenticate(request)
+        return AuthResponses.ok(user.json(showEmail: true))
+    }
+
+    private func authenticate(_ request: AuthRequest) async throws -> UserRecord {
+        let credentials = try Credentials(request)
+        let invalid = ParseError(.objectNotFound, "Invalid username/password.")
+        guard let user = try await UserStore(pool: pool).findForLogin(username: credentials.username, email: credentials.email),
+              let hash = user.passwordHash else {
+            // Same work as a real check, so the answer's timing does not reveal which usernames exist.
+            _ = await PasswordHasher.verify(credentials.password, against: Self.decoyHash)
+            throw invalid
+        }
+        let matches = await PasswordHasher.verify(credentials.password, against: hash)
+        try await applyLockout(user, loginSucceeded: matches)
+        guard matches else { throw invalid }
+        // A user whose ACL grants nobody anything cannot log in (parse-server's "locked" user).
+        if !request.isMaster, user.acl?.objectValue?.isEmpty == true { throw invalid }
+        return user
+    }
+
+    /// parse-server's order: a locked account refuses even the right password; a failure counts, and the
+    /// attempt that reaches the threshold still answers "Invalid username/password.".
+    private func applyLockout(_ user: UserRecord, loginSucceeded: Bool) async throws {
+        guard let lockout = settings.lockout else { return }
+        if let until = user.lockedUntil, until > Date(), user.failedLoginCount >= lockout.threshold {
+            throw ParseError(.objectNotFound,
+                             "Your account is locked due to multiple failed login attempts. Please try again after \(lockout.durationMinutes) minute(s)")
+        }
+        if loginSucceeded {
+            if user.failedLoginCount != 0 || user.lockedUntil != nil {
+                _ = try await pool.query("UPDATE users SET failed_login_count = 0, locked_until = NULL WHERE id = $1", [user.id])
+            }
+            return
+        }
+        // One statement, so concurrent failures on several replicas all count; an expired lock starts over.
+        _ = try await pool.query("""
+            UPDATE users SET
+                failed_login_count = CASE WHEN locked_until <= now() THEN 1 ELSE failed_login_count + 1 END,
+                locked_until = CASE
+                    WHEN (CASE WHEN locked_until <= now() THEN 1 ELSE failed_login_count + 1 END) >= $2
+                        THEN now() + make_interval(mins => $3)
+                    WHEN locked_until <= now() THEN NULL
+                    ELSE locked_until END
+            WHERE id = $1
+            """, [user.id, lockout.threshold, lockout.durationMinutes])
+    }
+
+    /// A bcrypt hash of a random string, made once, checked when no user matches.
+    private static let decoyHash = (try? PasswordHasher.hashNow(RandomIdentifiers.sessionToken())) ?? ""
+
+    /// The credentials from the body, or from the query string when the body has none (parse-server's rule).
+    /// Query-string values stay strings: `username={"$ne":null}` is a strange username, never a query.
+    struct Credentials {
+        let username: String?
+        let email: String?
+        let password: String
+
+        init(_ request: AuthRequest) throws {
+            var payload = try request.body()
+            if (payload["username"] == nil && request.query["username"] != nil)
+                || (payload["email"] == nil && request.query["email"] != nil) {
+                payload = request.query.mapValues { JSONValue.string($0) }
+            }
+            let username = payload["username"].flatMap { $0.isNull ? nil : $0 }
+            let email = payload["email"].flatMap { $0.isNull ? nil : $0 }
+            let password = payload["password"].flatMap { $0.isNull ? nil : $0 }
+            if username.map(Self.isEmpty) ?? true, email.map(Self.isEmpty) ?? true {
+                throw ParseError(.usernameMissing, "username/email is required.")
+            }
+            guard let password, !Self.isEmpty(password) else {
+                throw ParseError(.passwordMissing, "password is required.")
+            }
+            let invalid = ParseError(.objectNotFound, "Invalid username/password.")
+            guard let passwordText = password.stringValue else { throw invalid }
+            if let username, username.stringValue == nil { throw invalid }
+            if let email, email.stringValue == nil { throw invalid }
+            self.username = username?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            self.email = email?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            self.password = passwordText
+        }
+
+        private static func isEmpty(_ value: JSONValue) -> Bool {
+            value.stringValue?.isEmpty == true
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Contracts
+import Foundation
+import ParseWire
+import Storage
+
+/// `/users/me`, `/users/<id>` (GET, PUT, DELETE), `/users` queries and `/logout`, with parse-server's
+/// private-user defaults: other users' rows are visible only where their ACL allows, emails only to their owner.
+struct UserHandler: Sendable {
+    let pool: PostgresPool
+    let settings: AuthSettings
+    let sessions: SessionStore
+
+    private var users: UserStore { UserStore(pool: pool) }
+
+    func me(_ request: AuthRequest) async throws -> RESTResponse {
+        guard let userId = request.identity.userId, let token = request.identity.sessionToken,
+              let user = try await users.find(id: userId) else {
+            throw ParseError(.invalidSessionToken, "Invalid session token")
+        }
+        return AuthResponses.ok(user.json(showEmail: true, sessionToken: token))
+    }
+
+    func get(_ request: AuthRequest, id: String) async throws -> RESTResponse {
+        let groups = request.groups
+        guard let user = try await users.find(id: id), groups.canRead(user.acl) else {
+            throw ParseError(.objectNotFound, "Object not found.")
+        }
+        return AuthResponses.ok(user.json(for: groups, sessionToken: request.identity.sessionToken))
+    }
+
+    func logout(_ request: AuthRequest) async throws -> RESTResponse {
+        guard let token = request.identity.sessionToken else { return AuthResponses.empty }
+        let digest = SessionTokenDigest.digest(of: token)
+        let sessions = self.sessions
+        _ = try await pool.transaction { connection in
+            try await sessions.revoke(where: "token_digest = $1", [digest], reason: "logout", on: connection)
+        }
+        return AuthResponses.empty
+    }
+
+    func update(_ request: AuthRequest, id: String) async throws -> RESTResponse {
+        try request.requireWritable("update")
+        let groups = request.groups
+        if !groups.isMaster {
+            guard let caller = groups.userId else { throw ParseError(.sessionMissing, "Cannot modify user \(id).") }
+            guard caller == id else { throw ParseError(.sessionMissing, "Insufficient auth.") }
+        }
+        var changes = try UserChanges(try request.body(), creating: false, isMaster: request.isMaster, settings: settings)
+        guard let user = try await users.find(id: id), groups.canWrite(user.acl) else {
+            throw ParseError(.objectNotFound, "Object not found.")
+        }
+        if changes.username == user.username { changes.username = nil }
+        if let email = changes.email, email == user.email { changes.email = nil }
+        try await users.checkUnique(username: changes.username, email: changes.email, exceptUserId: id)
+        var passwordHash: String?
+        if let password = changes.password { passwordHash = try await PasswordHasher.hash(password) }
+        if let acl = changes.acl, !groups.isMaster { changes.acl = ACLValidator.withOwnerAccess(acl, userId: id) }
+
+        let now = Date.nowMillis
+        let sessions = self.sessions
+        let finalChanges = changes
+        let hash = passwordHash
+        let renewsSession = passwordHash != nil && !groups.isMaster
+        let newSession: SessionStore.NewSession?
+        do {
+            newSession = try await pool.transaction { connection in
+                var sql = SQLParameters([id, now])
+                var assignments = ["updated_at = $2"]
+                if let username = finalChanges.username { assignments.append("username = \(sql.bind(username))") }
+                if let email = finalChanges.email { assignments.append("email = \(sql.bind(email))") }
+                if finalChanges.removesEmail { assignments.append("email = NULL") }
+                if let hash { assignments.append("password_hash = \(sql.bind(hash)), failed_login_count = 0, locked_until = NULL") }
+                if let verified = finalChanges.emailVerified { assignments.append("email_verified = \(sql.bind(verified))") }
+                if let acl = finalChanges.acl { assignments.append("acl = \(sql.bind(acl.jsonText))::jsonb") }
+                var fieldsExpression = "fields"
+                if !finalChanges.unset.isEmpty {
+                    fieldsExpression = "(\(fieldsExpression) - \(sql.bind("{" + finalChanges.unset.joined(separator: ",") + "}"))::text[])"
+                }
+                if !finalChanges.set.isEmpty {
+                    fieldsExpression = "(\(fieldsExpression) || \(sql.bind(JSONValue.object(finalChanges.set).jsonText))::jsonb)"
+                }
+                if fieldsExpression != "fields" { assignments.append("fields = \(fieldsExpression)") }
+                _ = try await connection.query("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = $1", sql.values)
+                guard hash != nil else { return nil }
+                // parse-server's revokeSessionOnPasswordReset: a new password ends every session of the user;
+                // the caller gets a fresh one in the answer.
+                try await sessions.revoke(where: "user_id = $1", [id], reason: "password-changed", on: connection)
+                return renewsSession
+                    ? try await sessions.create(userId: id, action: "login", authProvider: "password", on: connection)
+                    : nil
+            }
+        } catch {
+            throw UserStore.uniquenessError(error)
+        }
+        var answer: [String: JSONValue] = ["updatedAt": AuthResponses.date(now)]
+        if let newSession { answer["sessionToken"] = .string(newSession.token) }
+        return AuthResponses.ok(answer)
+    }
+
+    func delete(_ request: AuthRequest, id: String) async throws -> RESTResponse {
+        try request.requireWritable("delete")
+        let groups = request.groups
+        if !groups.isMaster {
+            guard let caller = groups.userId else { throw ParseError(.sessionMissing, "Insufficient auth to delete user") }
+            guard caller == id else { throw ParseError(.sessionMissing, "Insufficient auth.") }
+        }
+        guard let user = try await users.find(id: id), groups.canWrite(user.acl) else {
+            throw ParseError(.objectNotFound, "Object not found.")
+        }
+        let sessions = self.sessions
+        try await pool.transaction { connection in
+            try await sessions.revoke(where: "user_id = $1", [id], reason: "user-deleted", on: connection)
+            _ = try await connection.query("DELETE FROM users WHERE id = $1", [id])
+        }
+        return AuthResponses.empty
+    }
+
+    func find(_ request: AuthRequest) async throws -> RESTResponse {
+        let options = try QueryOptions(request)
+        let groups = request.groups
+        var sql = SQLParameters()
+        var conditions: [String] = []
+        if !groups.isMaster {
+            conditions.append(AccessGroups.readableSQL(aclColumn: "acl", parameter: sql.values.count + 1))
+            _ = sql.bind(groups.postgresArray)
+        }
+        for (key, value) in options.constraints.sorted(by: { $0.key < $1.key }) {
+            conditions.append(try condition(key, value, groups: groups, sql: &sql))
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        var answer: [String: JSONValue] = [:]
+        if options.limit > 0 {
+            let order = (options.order.map { orderTerm($0.field, descending: $0.descending) } + ["created_at", "id"])
+                .joined(separator: ", ")
+            let rows = try await pool.query(
+                "SELECT \(UserRecord.columns) FROM users \(whereClause) ORDER BY \(order) LIMIT \(options.limit) OFFSET \(options.skip)",
+                sql.values).rows
+            answer["results"] = .array(rows.map { .object(UserRecord($0).json(for: groups, sessionToken: request.identity.sessionToken)) })
+        } else {
+            answer["results"] = .array([])
+        }
+        if options.count {
+            let total = try await pool.query("SELECT count(*) AS total FROM users \(whereClause)", sql.values).first?.int("total") ?? 0
+            answer["count"] = .number(Double(total))
+        }
+        return AuthResponses.ok(answer)
+    }
+
+    private func condition(_ key: String, _ value: JSONValue, groups: AccessGroups, sql: inout SQLParameters) throws -> String {
+        if key == "$relatedTo" { return try relatedTo(value, sql: &sql) }
+        let operand = try QueryOptions.equalityValue(value)
+        switch key {
+        case "objectId": return "id = \(sql.bind(operand.stringValue ?? "\u{0}"))"
+        case "username": return operand.isNull ? "FALSE" : "username = \(sql.bind(operand.stringValue ?? "\u{0}"))"
+        case "email":
+            // parse-server's default protectedFields: only the master key may search users by email.
+            guard groups.isMaster else { throw ParseError(.operationForbidden, "This user is not allowed to query email on class _User") }
+            return operand.isNull ? "email IS NULL" : "email = \(sql.bind(operand.stringValue ?? "\u{0}"))"
+        case "emailVerified": return "email_verified IS NOT DISTINCT FROM \(sql.bind(operand.boolValue))"
+        case "ACL", "password", "sessionToken", "authData":
+            throw ParseError(.invalidKeyName, "Invalid key name: \(key)")
+        default:
+            guard FieldName.isValid(key) else { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
+            if operand.isNull { return "(NOT (fields ? \(sql.bind(key))) OR fields -> \(sql.bind(key)) = 'null'::jsonb)" }
+            return "fields @> \(sql.bind(JSONValue.object([key: operand]).jsonText))::jsonb"
+        }
+    }
+
+    /// `{"$relatedTo":{"object":<_Role pointer>,"key":"users"}}`: the members of a role.
+    private func relatedTo(_ value: JSONValue, sql: inout SQLParameters) throws -> String {
+        guard value["key"]?.stringValue == "users", value["object"]?["className"]?.stringValue == "_Role",
+              let roleId = value["object"]?["objectId"]?.stringValue else {
+            throw ParseError(.invalidQuery, "improper usage of $relatedTo")
+        }
+        return "id IN (SELECT user_id FROM role_users WHERE role_id = \(sql.bind(roleId)))"
+    }
+
+    private func orderTerm(_ field: String, descending: Bool) -> String {
+        let column = switch field {
+        case "createdAt": "created_at"
+        case "updatedAt": "updated_at"
+        case "objectId": "id"
+        case "username": "username"
+        default: "fields -> '\(field)'"   // `field` passed FieldName.isValid: letters, digits, _
+        }
+        return column + (descending ? " DESC" : " ASC")
+    }
+}

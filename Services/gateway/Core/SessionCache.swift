@@ -1,0 +1,78 @@
+import Contracts
+import Synchronization
+
+/// Resolved sessions, kept briefly so a request with a known token needs no round trip to `auth`.
+/// Entries go when their time is up, when a `session.revoked` event names their user, or all at once when
+/// revocations may have been missed (the event connection was down).
+final class SessionCache: Sendable {
+    private struct Entry {
+        let identity: Identity
+        let expires: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// When each user last had a session revoked, so an answer fetched before that moment is not cached.
+        var revokedAt: [String: ContinuousClock.Instant] = [:]
+    }
+
+    let timeToLive: Duration
+    private let capacity: Int
+    private let state = Mutex(State())
+
+    init(timeToLive: Duration, capacity: Int = 50_000) {
+        self.timeToLive = timeToLive
+        self.capacity = capacity
+    }
+
+    var isEnabled: Bool { timeToLive > .zero }
+
+    func lookup(_ token: String, now: ContinuousClock.Instant = .now) -> Identity? {
+        state.withLock { state in
+            guard let entry = state.entries[token] else { return nil }
+            guard entry.expires > now else {
+                state.entries[token] = nil
+                return nil
+            }
+            return entry.identity
+        }
+    }
+
+    /// Caches `identity` unless its user had a session revoked after `lookupStarted` (the answer may predate it).
+    func store(_ token: String, _ identity: Identity, lookupStarted: ContinuousClock.Instant,
+               now: ContinuousClock.Instant = .now) {
+        guard isEnabled else { return }
+        state.withLock { state in
+            if let userId = identity.userId, let revoked = state.revokedAt[userId], revoked >= lookupStarted { return }
+            if state.entries.count >= capacity {
+                state.entries = state.entries.filter { $0.value.expires > now }
+                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            }
+            state.entries[token] = Entry(identity: identity, expires: now + timeToLive)
+        }
+    }
+
+    /// Drops every cached session of `userId`.
+    func evict(userId: String, now: ContinuousClock.Instant = .now) {
+        state.withLock { state in
+            state.entries = state.entries.filter { $0.value.identity.userId != userId }
+            state.revokedAt[userId] = now
+            // Marks older than any lookup in flight are no longer needed.
+            if state.revokedAt.count > 1_000 {
+                state.revokedAt = state.revokedAt.filter { now - $0.value < .seconds(60) }
+            }
+        }
+    }
+
+    /// Drops the session of `token` and every other cached session of its user.
+    func evict(token: String, now: ContinuousClock.Instant = .now) {
+        let userId = state.withLock { state in state.entries.removeValue(forKey: token)?.identity.userId }
+        if let userId { evict(userId: userId, now: now) }
+    }
+
+    func removeAll() {
+        state.withLock { $0.entries.removeAll() }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+}
