@@ -42,8 +42,8 @@ extension IntegrationSuite {
             }
             let ready = try await HTTP.waitFor("GET", "/health/ready", timeout: .seconds(60)) { $0.status == 200 }
             #expect(ready.status == 200, "not ready after the broker came back: \(ready.text)")
-            let call = try await HTTP.send("GET", TestStack.filesRoute, headers: HTTP.appHeaders)
-            #expect(call.json?["code"] as? Int == 108, "requests reach the services again: \(call.text)")
+            let call = try await HTTP.send("GET", "/classes/GameScore", headers: HTTP.appHeaders)
+            #expect(TestStack.answeredByAService(call), "requests reach the services again: \(call.status) \(call.text)")
         }
     }
 }
