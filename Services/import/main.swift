@@ -1,1 +1,4 @@
-print("parse-import: not yet implemented")
+import Foundation
+
+// parse-import: loads a Parse JSON export into a class through the REST API (POST /batch).
+exit(await ImportCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,10 +1,24 @@
 import Contracts
+import Runtime
 import ServiceKit
 import Storage
 
-/// The `posts` service: see ARCHITECTURE.md for what it owns. Its own commands are registered here as they land.
+/// The `posts` service: Parse objects, their classes (schemas), queries, ACLs and class-level permissions,
+/// batches, and the object events. See ARCHITECTURE.md for what it owns.
 public enum PostsService {
     public static let definition = ServiceDefinition(
         name: .posts,
-        migrations: [OutboxMigration.migration])
+        migrations: PostsMigrations.all,
+        registerCommands: { router, pool in
+            // A malformed setting stops the service at its first command rather than silently using a default.
+            let configuration = Result { try PostsConfiguration.fromEnvironment() }
+            router.register(RESTRequest.type, RESTRequest.self) { command, _ in
+                let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
+                                             configuration: try configuration.get(), requestId: command.requestId)
+                let handler = PostsHandler(context: context)
+                return try await pool.withConnection { connection in
+                    try await handler.handle(command.payload, on: connection)
+                }
+            }
+        })
 }

@@ -1,0 +1,59 @@
+import Contracts
+import Foundation
+import ParseWire
+import Storage
+
+/// `POST /batch`: sub-requests in order, each answered `{"success":...}` or `{"error":...}`; with
+/// `"transaction": true` all of them commit together or none does, and the first failure is the answer.
+struct BatchHandler {
+    let handler: PostsHandler
+
+    func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {
+        let body = try RequestBody.object(request.body)
+        guard let items = body["requests"]?.arrayValue else { throw ParseError(.invalidJSON, "requests must be an array") }
+        let transactional = body["transaction"]?.boolValue == true
+        let mount = URLComponents(string: request.serverURL)?.path ?? "/parse"
+        let subRequests = items.map { subRequest($0, mount: mount, serverURL: request.serverURL) }
+
+        if transactional && !inTransaction {
+            let handler = self.handler
+            let results = try await connection.transaction { connection in
+                var results: [JSONValue] = []
+                for sub in subRequests {
+                    let response = try await handler.handle(try sub.get(), on: connection, inTransaction: true)
+                    results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
+                }
+                return results
+            }
+            return PostsHandler.json(200, .array(results))
+        }
+        var results: [JSONValue] = []
+        for sub in subRequests {
+            do {
+                let response = try await handler.handle(try sub.get(), on: connection, inTransaction: inTransaction)
+                results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
+            } catch let error as ParseError {
+                if inTransaction { throw error }
+                results.append(.object(["error": .object(["code": .number(Double(error.code.rawValue)),
+                                                          "error": .string(error.message)])]))
+            }
+        }
+        return PostsHandler.json(200, .array(results))
+    }
+
+    /// One item as the call it stands for; its path must start with the mount, as parse-server demands.
+    private func subRequest(_ item: JSONValue, mount: String, serverURL: String) -> Result<RESTRequest, ParseError> {
+        guard let method = item["method"]?.stringValue?.uppercased(), let path = item["path"]?.stringValue else {
+            return .failure(ParseError(.invalidJSON, "Each batch request needs a method and a path."))
+        }
+        let prefix = mount.hasSuffix("/") ? mount : mount + "/"
+        guard path.hasPrefix(prefix) else { return .failure(ParseError(.invalidJSON, "cannot route batch path \(path)")) }
+        let route = String(path.dropFirst(prefix.count))
+        // Object routes only: the schema routes manage transactions of their own, and `_` classes live elsewhere.
+        guard route.hasPrefix("classes/"), !route.hasPrefix("classes/_") else {
+            return .failure(ParseError(.invalidJSON, "cannot route batch path \(path)"))
+        }
+        let body = item["body"].map { $0.compactText }
+        return .success(RESTRequest(method: method, path: route, query: [:], body: body, serverURL: serverURL))
+    }
+}

@@ -1,0 +1,49 @@
+import ParseWire
+import Storage
+
+/// Indexes for the fields queries sort and filter on, made the first time a query needs them, so that
+/// `order=name&limit=25` on a large class reads 25 index entries instead of the whole table.
+enum IndexManager {
+    static let indexableKinds: Set<FieldType.Kind> = [.string, .number, .boolean, .date, .pointer, .file]
+
+    static func ensureIndexes(for fields: [String], schema: ClassSchema, on connection: PostgresConnection) async throws {
+        var seen = Set<String>()
+        for field in fields where seen.insert(field).inserted && field != "objectId" {
+            guard let type = schema.type(of: field), indexableKinds.contains(type.kind) else { continue }
+            let key = "\(field)_1"
+            guard schema.indexes[key] == nil else { continue }
+            do {
+                try await create(key, fields: [field], schema: schema, on: connection)
+            } catch let error as PostgresError where !error.isConnectionFailure {
+                // Another replica building the same index at this moment: the query works without it meanwhile.
+                continue
+            }
+        }
+    }
+
+    /// Creates `name` on `fields` (each ascending) and records it in the class's schema.
+    static func create(_ name: String, fields: [String], schema: ClassSchema, on connection: PostgresConnection) async throws {
+        let columns = fields.map(Names.quoted).joined(separator: ", ")
+        _ = try await connection.query(
+            "CREATE INDEX IF NOT EXISTS \(Names.quoted(physicalName(name, className: schema.className))) ON \(Names.table(schema.className)) (\(columns))")
+        let spec = JSONValue.object(Dictionary(uniqueKeysWithValues: fields.map { ($0, JSONValue.number(1)) }))
+        _ = try await connection.query(
+            "UPDATE parse_schema SET indexes = indexes || jsonb_build_object($2::text, $3::jsonb) WHERE class_name = $1",
+            [schema.className, name, spec.compactText])
+    }
+
+    static func drop(_ name: String, schema: ClassSchema, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("DROP INDEX IF EXISTS classes.\(Names.quoted(physicalName(name, className: schema.className)))")
+        _ = try await connection.query("UPDATE parse_schema SET indexes = indexes - $2 WHERE class_name = $1",
+                                       [schema.className, name])
+    }
+
+    /// Index names are unique per PostgreSQL schema, so they carry the class; at most 63 bytes.
+    static func physicalName(_ name: String, className: String) -> String {
+        let full = "\(className)_\(name)"
+        guard full.utf8.count > 63 else { return full }
+        var hash: UInt32 = 2_166_136_261
+        for byte in full.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(full.prefix(50)) + "_" + String(hash, radix: 16)
+    }
+}

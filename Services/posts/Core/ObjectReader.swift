@@ -1,0 +1,242 @@
+import Contracts
+import ParseWire
+import Storage
+
+/// Gets and finds: translates the options to one SQL statement (plus one per included class and level), keeps
+/// unreadable rows out in SQL, and shapes the objects as clients read them.
+struct ObjectReader {
+    let context: RequestContext
+    let connection: PostgresConnection
+    /// False inside a batch transaction, where building an index would hold locks for the whole batch.
+    var mayCreateIndexes = true
+
+    struct FindResult: Sendable { var results: [JSONValue]; var count: Int? }
+
+    /// Classes another service owns: their pointers are returned as they are.
+    static let foreignClasses: Set<String> = ["_User", "_Role", "_Session", "_Installation"]
+
+    func get(_ className: String, objectId: String, options: QueryOptions) async throws -> [String: JSONValue] {
+        let found: ([String: JSONValue]?, ClassSchema)? = try await withValidSchema(className) { schema in
+            try ClassPermissions.check("get", schema: schema, identity: context.identity)
+            var parameters = SQLParameters()
+            var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(className)) AS t0 WHERE t0.\"objectId\" = \(parameters.bind(objectId))"
+            if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
+            let classParameter = parameters.bind(className)
+            let rows = try await connection.query(SchemaStore.withFingerprint(sql, classParameter: classParameter), parameters.values).rows
+            let object = rows.first.flatMap { $0["objectId"] == nil ? nil : context.codec.object($0, schema) }
+            return (rows.first?["__fingerprint"], (object, schema))
+        }
+        guard let (object, schema) = found else {
+            try context.mayUseMissingClass(className)
+            throw ParseError(.objectNotFound, "Object not found.")
+        }
+        guard let object else { throw ParseError(.objectNotFound, "Object not found.") }
+        var objects = [object]
+        try await expand(&objects, schema, paths: includePaths(options, schema))
+        return project(objects[0], options)
+    }
+
+    func find(_ className: String, options: QueryOptions) async throws -> FindResult {
+        let found: FindResult? = try await withValidSchema(className) { schema in
+            try ClassPermissions.check("find", schema: schema, identity: context.identity)
+            if options.count { try ClassPermissions.check("count", schema: schema, identity: context.identity) }
+            let statement = try await prepareFind(schema, options: options)
+            if mayCreateIndexes {
+                try await IndexManager.ensureIndexes(for: statement.indexedFields, schema: schema, on: connection)
+            }
+            var fingerprint: String?
+            var count: Int?
+            if options.count {
+                let row = try await connection.query(statement.countSQL, statement.parameters).first
+                fingerprint = row?["__fingerprint"]
+                count = row?.int("count")
+            }
+            guard let rowsSQL = statement.rowsSQL else { return (fingerprint, FindResult(results: [], count: count)) }
+            let rows = try await connection.query(rowsSQL, statement.parameters).rows
+            fingerprint = rows.first?["__fingerprint"]
+            var objects = rows.filter { $0["objectId"] != nil }.map { context.codec.object($0, schema) }
+            try await expand(&objects, schema, paths: includePaths(options, schema))
+            return (fingerprint, FindResult(results: objects.map { .object(project($0, options)) }, count: count))
+        }
+        guard let found else {
+            try context.mayUseMissingClass(className)
+            return FindResult(results: [], count: options.count ? 0 : nil)
+        }
+        return found
+    }
+
+    /// Runs `body` with the class's schema, cached when possible. `body` returns the fingerprint its statement
+    /// read; when it is not the schema's (the class changed meanwhile, possibly through another replica), the
+    /// schema is reloaded and `body` runs once more. Nil when the class does not exist.
+    private func withValidSchema<T>(_ className: String,
+                                    _ body: (ClassSchema) async throws -> (fingerprint: String?, value: T)) async throws -> T? {
+        // Inside a batch transaction a failed statement would abort the transaction: read the schema fresh.
+        var schema = mayCreateIndexes ? try await SchemaStore.cachedOrLoad(className, on: connection)
+                                      : try await SchemaStore.load(className, on: connection)
+        for attempt in 0..<2 {
+            guard let current = schema else { return nil }
+            do {
+                let (fingerprint, value) = try await body(current)
+                if fingerprint == current.fingerprint || attempt == 1 { return value }
+            } catch let error as PostgresError where attempt == 0 && mayCreateIndexes
+                        && ["42P01", "42703"].contains(error.sqlState ?? "") {
+                // A cached schema named a table or column that has been dropped since.
+            }
+            schema = try await SchemaStore.load(className, on: connection)
+        }
+        return nil
+    }
+
+    struct FindStatement: Sendable {
+        /// Nil when `limit` is 0: no rows are read.
+        var rowsSQL: String?
+        var countSQL: String
+        var parameters: [(any PostgresBindable)?]
+        /// The fields it sorts and filters on, which `IndexManager` indexes.
+        var indexedFields: [String]
+    }
+
+    /// The SQL of a find, with unreadable rows filtered out and the class's fingerprint in every row; exposed
+    /// so tests can EXPLAIN it.
+    func prepareFind(_ schema: ClassSchema, options: QueryOptions) async throws -> FindStatement {
+        let translator = WhereTranslator(identity: context.identity) { [connection] name in
+            try await SchemaStore.load(name, on: connection)
+        }
+        var condition = try await translator.translate(options.whereClause, schema, alias: "t0")
+        if let filter = translator.readFilter(alias: "t0") { condition += " AND " + filter }
+        let ordering = try orderBy(options.order, schema)
+        let classParameter = translator.bind(schema.className)
+        let from = "FROM \(Names.table(schema.className)) AS t0 WHERE \(condition)"
+        var limit = options.limit ?? context.configuration.defaultLimit
+        if let maxLimit = context.configuration.maxLimit { limit = min(limit, maxLimit) }
+        var rowsSQL: String?
+        if limit > 0 {
+            var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) \(from)"
+            if !ordering.sql.isEmpty { sql += " ORDER BY " + ordering.sql }
+            sql += " LIMIT \(limit)"
+            if options.skip > 0 { sql += " OFFSET \(options.skip)" }
+            rowsSQL = SchemaStore.withFingerprint(sql, classParameter: classParameter)
+        }
+        let countSQL = SchemaStore.withFingerprint("SELECT count(*) AS count \(from)", classParameter: classParameter)
+        return FindStatement(rowsSQL: rowsSQL, countSQL: countSQL, parameters: translator.parameters.values,
+                             indexedFields: ordering.fields + translator.filteredFields)
+    }
+
+    /// `ORDER BY` for `order`: unknown fields are dropped, as in parse-server; invalid names are a 105.
+    func orderBy(_ order: [String], _ schema: ClassSchema) throws(ParseError) -> (sql: String, fields: [String]) {
+        var terms: [String] = [], fields: [String] = []
+        for key in order {
+            let descending = key.hasPrefix("-")
+            let name = descending ? String(key.dropFirst()) : key
+            if name == "$score" { continue }
+            guard Names.isValidFieldName(name) else { throw ParseError(.invalidKeyName, "Invalid field name: \(name).") }
+            guard let type = schema.type(of: name), type.columnType != nil else { continue }
+            terms.append("t0.\(Names.quoted(name))" + (descending ? " DESC" : ""))
+            fields.append(name)
+        }
+        return (terms.joined(separator: ", "), fields)
+    }
+
+    // MARK: projection
+
+    private func project(_ object: [String: JSONValue], _ options: QueryOptions) -> [String: JSONValue] {
+        var object = object
+        if let keys = options.keys {
+            let kept = Set(keys.map { String($0.split(separator: ".").first ?? "") })
+                .union(["objectId", "createdAt", "updatedAt", "ACL"])
+            object = object.filter { kept.contains($0.key) }
+        }
+        for key in options.excludeKeys where !["objectId", "createdAt", "updatedAt", "ACL"].contains(key) {
+            object[key] = nil
+        }
+        return object
+    }
+
+    // MARK: include
+
+    final class PathTree {
+        var children: [String: PathTree] = [:]
+    }
+
+    private func includePaths(_ options: QueryOptions, _ schema: ClassSchema) -> PathTree {
+        let root = PathTree()
+        var paths = options.include
+        if paths.contains("*") {
+            paths.removeAll { $0 == "*" }
+            paths += schema.fields.filter { $0.value.kind == .pointer || $0.value.kind == .array }.map(\.key)
+        }
+        for path in paths {
+            var node = root
+            for part in path.split(separator: ".").map(String.init) {
+                let next = node.children[part] ?? PathTree()
+                node.children[part] = next
+                node = next
+            }
+        }
+        return root
+    }
+
+    /// Replaces pointers along the include paths by the objects they point to, one query per class and level;
+    /// pointers the caller may not read disappear, as in parse-server.
+    private func expand(_ objects: inout [[String: JSONValue]], _ schema: ClassSchema, paths: PathTree) async throws {
+        for (key, subtree) in paths.children.sorted(by: { $0.key < $1.key }) {
+            var wanted: [String: Set<String>] = [:]
+            for object in objects {
+                for pointer in Self.pointers(in: object[key]) { wanted[pointer.className, default: []].insert(pointer.objectId) }
+            }
+            var loaded: [String: [String: [String: JSONValue]]] = [:]
+            for (className, ids) in wanted.sorted(by: { $0.key < $1.key }) where !Self.foreignClasses.contains(className) {
+                guard Names.isValidClassName(className), let target = try await SchemaStore.load(className, on: connection),
+                      (try? ClassPermissions.check("get", schema: target, identity: context.identity)) != nil else {
+                    loaded[className] = [:]
+                    continue
+                }
+                var found = try await load(target, ids: ids.sorted())
+                try await expand(&found, target, paths: subtree)
+                loaded[className] = Dictionary(found.compactMap { object in object["objectId"]?.stringValue.map { ($0, object) } },
+                                               uniquingKeysWith: { first, _ in first })
+            }
+            for index in objects.indices {
+                guard let value = objects[index][key] else { continue }
+                objects[index][key] = Self.replace(value, loaded)
+            }
+        }
+    }
+
+    private func load(_ schema: ClassSchema, ids: [String]) async throws -> [[String: JSONValue]] {
+        var parameters = SQLParameters()
+        var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(schema.className)) AS t0 WHERE t0.\"objectId\" = ANY(\(parameters.bindTextArray(ids)))"
+        if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
+        return try await connection.query(sql, parameters.values).rows.map { context.codec.object($0, schema) }
+    }
+
+    private static func pointers(in value: JSONValue?) -> [(className: String, objectId: String)] {
+        switch value {
+        case .object(let fields)?:
+            guard fields["__type"]?.stringValue == "Pointer", let className = fields["className"]?.stringValue,
+                  let id = fields["objectId"]?.stringValue else { return [] }
+            return [(className, id)]
+        case .array(let items)?:
+            return items.flatMap { pointers(in: $0) }
+        default:
+            return []
+        }
+    }
+
+    /// Nil when the pointer must disappear (its target is missing or unreadable).
+    private static func replace(_ value: JSONValue, _ loaded: [String: [String: [String: JSONValue]]]) -> JSONValue? {
+        switch value {
+        case .object(let fields):
+            guard fields["__type"]?.stringValue == "Pointer", let className = fields["className"]?.stringValue,
+                  let id = fields["objectId"]?.stringValue, let byId = loaded[className] else { return value }
+            guard var object = byId[id] else { return nil }
+            object["__type"] = .string("Object")
+            object["className"] = .string(className)
+            return .object(object)
+        case .array(let items):
+            return .array(items.compactMap { replace($0, loaded) })
+        default:
+            return value
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import ParseWire
+import Storage
+
+/// Creates, updates and deletes objects. Every method runs inside the caller's transaction, which also carries
+/// any schema growth and the event of the change.
+struct ObjectWriter {
+    let context: RequestContext
+    let connection: PostgresConnection
+
+    struct Created: Sendable { var objectId: String; var body: [String: JSONValue] }
+
+    func create(_ className: String, body: [String: JSONValue]) async throws -> Created {
+        try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
+        let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster)
+        let current = try await SchemaStore.load(className, on: connection)
+        if current == nil { try context.mayUseMissingClass(className) }
+        try ClassPermissions.check("create", schema: current, identity: context.identity)
+        let schema = try await grow(className, current: current, plan: plan)
+
+        let objectId = plan.objectId ?? ObjectId.make()
+        let now = Self.now()
+        let createdAt = plan.createdAt ?? now, updatedAt = plan.updatedAt ?? plan.createdAt ?? now
+        var parameters = SQLParameters()
+        var columns = ["\"objectId\"", "\"createdAt\"", "\"updatedAt\""]
+        var values = [parameters.bind(objectId), parameters.bind(createdAt) + "::timestamptz",
+                      parameters.bind(updatedAt) + "::timestamptz"]
+        if let acl = plan.acl {
+            columns += ["\"_rperm\"", "\"_wperm\""]
+            values += [parameters.bindTextArray(acl.read), parameters.bindTextArray(acl.write)]
+        }
+        var echoed: [String: JSONValue] = [:]
+        for (name, change) in plan.changes.sorted(by: { $0.key < $1.key }) {
+            guard let type = schema.fields[name], type.columnType != nil,
+                  let value = WritePlan.initialValue(change), !value.isNull else { continue }
+            columns.append(Names.quoted(name))
+            values.append(try ValueCodec.storage(value, type, &parameters))
+            if WritePlan.isEchoed(change) { echoed[name] = value }
+        }
+        let inserted: PostgresResult
+        do {
+            inserted = try await connection.query(
+                "INSERT INTO \(Names.table(className)) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))) RETURNING \(ValueCodec.selectList(schema))",
+                parameters.values)
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
+        }
+        try await applyRelations(plan, className: className, objectId: objectId)
+        let stored = inserted.first.map { context.codec.object($0, schema) } ?? [:]
+        try await ObjectEvents.add(.created, className: className, objectId: objectId, object: stored, on: connection)
+        var response = echoed
+        response["objectId"] = .string(objectId)
+        response["createdAt"] = .string(ParseDate.string(from: createdAt))
+        return Created(objectId: objectId, body: response)
+    }
+
+    func update(_ className: String, objectId: String, body: [String: JSONValue]) async throws -> [String: JSONValue] {
+        try ClassPermissions.refuseReadOnlyMaster(context.identity, "update")
+        let plan = try WritePlan(body, keepSystemFields: false)
+        guard let current = try await SchemaStore.load(className, on: connection) else {
+            try context.mayUseMissingClass(className)
+            throw ParseError(.objectNotFound, "Object not found.")
+        }
+        try ClassPermissions.check("update", schema: current, identity: context.identity)
+        let schema = try await grow(className, current: current, plan: plan)
+
+        let updatedAt = Self.now()
+        var parameters = SQLParameters()
+        var assignments = ["\"updatedAt\" = \(parameters.bind(updatedAt))::timestamptz"]
+        if plan.hasACL {
+            if let acl = plan.acl {
+                assignments.append("\"_rperm\" = \(parameters.bindTextArray(acl.read))")
+                assignments.append("\"_wperm\" = \(parameters.bindTextArray(acl.write))")
+            } else {
+                assignments += ["\"_rperm\" = NULL", "\"_wperm\" = NULL"]
+            }
+        }
+        for (name, change) in plan.changes.sorted(by: { $0.key < $1.key }) {
+            guard let type = schema.fields[name], type.columnType != nil else { continue }
+            let column = Names.quoted(name)
+            let expression: String
+            switch change {
+            case .set(let value): expression = try ValueCodec.storage(value, type, &parameters)
+            case .delete: expression = "NULL"
+            case .increment(let amount): expression = "COALESCE(\(column), 0) + \(parameters.bind(amount))::double precision"
+            case .add(let objects): expression = "COALESCE(\(column), '[]'::jsonb) || \(parameters.bind(JSONValue.array(objects).compactText))::jsonb"
+            case .addUnique(let objects): expression = "posts_array_add_unique(\(column), \(parameters.bind(JSONValue.array(objects).compactText))::jsonb)"
+            case .remove(let objects): expression = "posts_array_remove(\(column), \(parameters.bind(JSONValue.array(objects).compactText))::jsonb)"
+            case .relation: continue
+            }
+            assignments.append("\(column) = \(expression)")
+        }
+        var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
+        if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
+        let result = try await connection.query("""
+            UPDATE \(Names.table(className)) SET \(assignments.joined(separator: ", "))
+            WHERE \(conditions.joined(separator: " AND ")) RETURNING \(ValueCodec.selectList(schema))
+            """, parameters.values)
+        guard let row = result.first else { throw ParseError(.objectNotFound, "Object not found.") }
+        try await applyRelations(plan, className: className, objectId: objectId)
+        let stored = context.codec.object(row, schema)
+        try await ObjectEvents.add(.updated, className: className, objectId: objectId, object: stored, on: connection)
+
+        var response: [String: JSONValue] = ["updatedAt": .string(ParseDate.string(from: updatedAt))]
+        for (name, change) in plan.changes where WritePlan.isEchoed(change) {
+            response[name] = stored[name] ?? .null
+        }
+        return response
+    }
+
+    func delete(_ className: String, objectId: String) async throws {
+        try ClassPermissions.refuseReadOnlyMaster(context.identity, "delete")
+        guard let schema = try await SchemaStore.load(className, on: connection) else {
+            try context.mayUseMissingClass(className)
+            throw ParseError(.objectNotFound, "Object not found.")
+        }
+        try ClassPermissions.check("delete", schema: schema, identity: context.identity)
+        var parameters = SQLParameters()
+        var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
+        if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
+        let result = try await connection.query(
+            "DELETE FROM \(Names.table(className)) WHERE \(conditions.joined(separator: " AND ")) RETURNING \"objectId\"",
+            parameters.values)
+        guard result.first != nil else { throw ParseError(.objectNotFound, "Object not found.") }
+        for (name, type) in schema.fields where type.kind == .relation {
+            _ = try await connection.query(
+                "DELETE FROM \(Names.joinTable(field: name, className: className)) WHERE \"owningId\" = $1", [objectId])
+        }
+        try await ObjectEvents.add(.deleted, className: className, objectId: objectId, object: nil, on: connection)
+    }
+
+    /// Adds the fields the write introduces, checking `addField` when the class already exists.
+    private func grow(_ className: String, current: ClassSchema?, plan: WritePlan) async throws -> ClassSchema {
+        if let current, !(try SchemaStore.missing(plan.wantedTypes, in: current)).isEmpty {
+            try ClassPermissions.check("addField", schema: current, identity: context.identity)
+        }
+        return try await SchemaStore.ensure(className, fields: plan.wantedTypes, current: current, on: connection)
+    }
+
+    private func applyRelations(_ plan: WritePlan, className: String, objectId: String) async throws {
+        for (name, change) in plan.changes {
+            guard case .relation(let added, let removed) = change else { continue }
+            let join = Names.joinTable(field: name, className: className)
+            for id in added {
+                _ = try await connection.query(
+                    "INSERT INTO \(join) (\"relatedId\", \"owningId\") VALUES ($1, $2) ON CONFLICT DO NOTHING", [id, objectId])
+            }
+            if !removed.isEmpty {
+                var parameters = SQLParameters()
+                let owner = parameters.bind(objectId)
+                let ids = parameters.bindTextArray(removed)
+                _ = try await connection.query(
+                    "DELETE FROM \(join) WHERE \"owningId\" = \(owner) AND \"relatedId\" = ANY(\(ids))", parameters.values)
+            }
+        }
+    }
+
+    /// Now, to the millisecond Parse dates carry, so the stored and the answered value agree.
+    static func now() -> Date {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+}

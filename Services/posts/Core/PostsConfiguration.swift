@@ -1,0 +1,34 @@
+import Runtime
+
+/// The posts service's own settings (see the README's configuration table). Names follow parse-server's options.
+public struct PostsConfiguration: Sendable {
+    /// `PARSE_SERVER_ALLOW_CLIENT_CLASS_CREATION`: whether a request without the master key may create a class by
+    /// writing to it. On by default here (the tutorials rely on it); switch it off in production.
+    public var allowClientClassCreation: Bool
+    /// `PARSE_SERVER_DEFAULT_LIMIT`: page size of a query without `limit`.
+    public var defaultLimit: Int
+    /// `PARSE_SERVER_MAX_LIMIT`: larger limits are clamped to it; nil for none.
+    public var maxLimit: Int?
+    public var applicationId: String
+
+    public init(allowClientClassCreation: Bool = true, defaultLimit: Int = 100, maxLimit: Int? = nil,
+                applicationId: String = "myAppId") {
+        self.allowClientClassCreation = allowClientClassCreation
+        self.defaultLimit = defaultLimit
+        self.maxLimit = maxLimit
+        self.applicationId = applicationId
+    }
+
+    public static func fromEnvironment(_ env: Environment = Environment()) throws -> PostsConfiguration {
+        let allow = env.string("PARSE_SERVER_ALLOW_CLIENT_CLASS_CREATION", default: "true").lowercased()
+        guard ["true", "false", "1", "0", "yes", "no"].contains(allow) else {
+            throw ConfigurationError("PARSE_SERVER_ALLOW_CLIENT_CLASS_CREATION must be true or false, got '\(allow)'")
+        }
+        let maxLimit = try env.int("PARSE_SERVER_MAX_LIMIT", default: 0, in: 0...Int.max)
+        return PostsConfiguration(
+            allowClientClassCreation: ["true", "1", "yes"].contains(allow),
+            defaultLimit: try env.int("PARSE_SERVER_DEFAULT_LIMIT", default: 100, in: 1...Int.max),
+            maxLimit: maxLimit == 0 ? nil : maxLimit,
+            applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"))
+    }
+}

@@ -1,0 +1,107 @@
+import ParseWire
+
+/// The options of a find or get, read from the query string (each value JSON-parsed when it can be, as
+/// parse-server does) and from a `_method: GET` body.
+struct QueryOptions: Sendable {
+    var whereClause: [String: JSONValue] = [:]
+    var limit: Int?
+    var skip = 0
+    var order: [String] = []
+    var keys: [String]?
+    var excludeKeys: [String] = []
+    var include: [String] = []
+    var count = false
+
+    static let findParameters: Set<String> = [
+        "where", "limit", "skip", "order", "keys", "excludeKeys", "include", "includeAll", "count",
+        "redirectClassNameForKey", "readPreference", "includeReadPreference", "subqueryReadPreference", "hint",
+        "explain", "comment",
+    ]
+    static let getParameters: Set<String> = [
+        "keys", "include", "excludeKeys", "readPreference", "includeReadPreference", "subqueryReadPreference",
+    ]
+
+    /// Query-string values and body fields together; the body wins.
+    static func merge(query: [String: String], body: String?) throws(ParseError) -> [String: JSONValue] {
+        var options: [String: JSONValue] = [:]
+        for (key, text) in query {
+            if key == "where" {
+                guard let value = JSONValue.parse(text) else {
+                    throw ParseError(.invalidQuery, "Improper encode of parameter where: it is not valid JSON.")
+                }
+                options[key] = value
+            } else {
+                options[key] = JSONValue.parse(text) ?? .string(text)
+            }
+        }
+        for (key, value) in try RequestBody.object(body) { options[key] = value }
+        return options
+    }
+
+    init(find options: [String: JSONValue]) throws(ParseError) {
+        for key in options.keys where !Self.findParameters.contains(key) {
+            throw ParseError(.invalidQuery, "Invalid parameter for query: \(key)")
+        }
+        if options["explain"] != nil || options["redirectClassNameForKey"] != nil {
+            throw ParseError(.invalidQuery, "explain and redirectClassNameForKey are not supported by this server.")
+        }
+        switch options["where"] {
+        case nil, .null?: break
+        case .object(let clause)?: whereClause = clause
+        default: throw ParseError(.invalidQuery, "Improper encode of parameter where: it must be a JSON object.")
+        }
+        if let value = options["limit"] { limit = try Self.integer(value, "limit") }
+        if let value = options["skip"] { skip = try Self.integer(value, "skip") }
+        if let value = options["count"] { count = try Self.flag(value) }
+        try readProjection(options)
+        if let value = options["order"] { order = try Self.list(value, "order") }
+        if options["includeAll"].map({ (try? Self.flag($0)) == true }) == true { include.append("*") }
+    }
+
+    init(get options: [String: JSONValue]) throws(ParseError) {
+        for key in options.keys where !Self.getParameters.contains(key) {
+            throw ParseError(.invalidQuery, "Improper encode of parameter")
+        }
+        try readProjection(options)
+    }
+
+    private mutating func readProjection(_ options: [String: JSONValue]) throws(ParseError) {
+        if let value = options["keys"] { keys = try Self.list(value, "keys") }
+        if let value = options["excludeKeys"] { excludeKeys = try Self.list(value, "excludeKeys") }
+        if let value = options["include"] { include = try Self.list(value, "include") }
+    }
+
+    /// `"a,b"` or `["a","b"]`.
+    static func list(_ value: JSONValue, _ name: String) throws(ParseError) -> [String] {
+        switch value {
+        case .string(let text):
+            return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case .array(let items):
+            var names: [String] = []
+            for item in items {
+                guard let text = item.stringValue else { throw ParseError(.invalidQuery, "Improper encode of parameter \(name)") }
+                names += text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            return names
+        default:
+            throw ParseError(.invalidQuery, "Improper encode of parameter \(name)")
+        }
+    }
+
+    static func integer(_ value: JSONValue, _ name: String) throws(ParseError) -> Int {
+        let number = value.numberValue ?? value.stringValue.flatMap(Double.init)
+        guard let number, number >= 0, number == number.rounded(), number < 1e15 else {
+            throw ParseError(.invalidQuery, "Invalid value for \(name): it must be a non-negative integer.")
+        }
+        return Int(number)
+    }
+
+    static func flag(_ value: JSONValue) throws(ParseError) -> Bool {
+        switch value {
+        case .bool(let flag): return flag
+        case .number(let number): return number != 0
+        case .string(let text): return text == "1" || text == "true"
+        default: throw ParseError(.invalidQuery, "Invalid value for count.")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Contracts
+import ParseWire
+
+/// What every handler needs about the call: who makes it, where the client reached us, the settings.
+struct RequestContext: Sendable {
+    var identity: Identity
+    var serverURL: String
+    var configuration: PostsConfiguration
+    var requestId: String
+
+    var codec: ValueCodec { ValueCodec(serverURL: serverURL, applicationId: configuration.applicationId) }
+
+    /// Whether this caller may make `className` exist by writing to or reading it.
+    func mayUseMissingClass(_ className: String) throws(ParseError) {
+        guard identity.isMaster || configuration.allowClientClassCreation else {
+            throw ParseError(.operationForbidden, "This user is not allowed to access non-existent class: \(className)")
+        }
+    }
+}
+
+enum RequestBody {
+    /// The JSON object of a write; `{}` when there is no body.
+    static func object(_ text: String?) throws(ParseError) -> [String: JSONValue] {
+        guard let text, !text.isEmpty else { return [:] }
+        guard let object = JSONValue.parse(text)?.objectValue else { throw ParseError(.invalidJSON, "Invalid JSON") }
+        return object
+    }
+}

@@ -1,0 +1,24 @@
+import Storage
+
+/// Collects the values of one statement; each `bind` returns its placeholder (`$3`), so values never enter
+/// the SQL text.
+struct SQLParameters {
+    private(set) var values: [(any PostgresBindable)?] = []
+
+    mutating func bind(_ value: (any PostgresBindable)?) -> String {
+        values.append(value)
+        return "$\(values.count)"
+    }
+
+    /// A `text[]` parameter, written in PostgreSQL's array literal syntax with every element quoted.
+    mutating func bindTextArray(_ elements: [String]) -> String {
+        bind(Self.arrayLiteral(elements)) + "::text[]"
+    }
+
+    static func arrayLiteral(_ elements: [String]) -> String {
+        let quoted = elements.map { element in
+            "\"" + element.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        return "{" + quoted.joined(separator: ",") + "}"
+    }
+}

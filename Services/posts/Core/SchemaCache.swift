@@ -1,0 +1,16 @@
+import Synchronization
+
+/// Schemas this process has read, so a read costs one round trip instead of two. Never trusted blindly: every
+/// read statement also returns the class's current fingerprint, and a mismatch reloads the schema and runs the
+/// statement again (see `ObjectReader`). Writes always read the schema inside their transaction.
+final class SchemaCache: Sendable {
+    static let shared = SchemaCache()
+
+    private let entries = Mutex<[String: ClassSchema]>([:])
+
+    func get(_ className: String) -> ClassSchema? { entries.withLock { $0[className] } }
+
+    func set(_ schema: ClassSchema) { entries.withLock { $0[schema.className] = schema } }
+
+    func remove(_ className: String) { _ = entries.withLock { $0.removeValue(forKey: className) } }
+}

@@ -1,0 +1,112 @@
+import ParseWire
+import Storage
+
+/// Reads and grows `parse_schema` and the class tables. Growth happens under a per-class transaction lock,
+/// inside the transaction of the write that needs it, so a field's type is fixed exactly once.
+enum SchemaStore {
+    /// Changes whenever anything in the class's row changes; read statements return it to validate cached schemas.
+    static let fingerprintSQL = "md5(fields::text || COALESCE(class_level_permissions::text, '') || indexes::text)"
+
+    static func load(_ className: String, on connection: PostgresConnection) async throws -> ClassSchema? {
+        let result = try await connection.query(
+            "SELECT class_name, fields::text AS fields, class_level_permissions::text AS class_level_permissions, indexes::text AS indexes, \(fingerprintSQL) AS fingerprint FROM parse_schema WHERE class_name = $1",
+            [className])
+        let schema = result.first.map(ClassSchema.init(row:))
+        if let schema { SchemaCache.shared.set(schema) } else { SchemaCache.shared.remove(className) }
+        return schema
+    }
+
+    /// The cached schema when there is one (the caller validates it with the fingerprint), else a fresh one.
+    static func cachedOrLoad(_ className: String, on connection: PostgresConnection) async throws -> ClassSchema? {
+        if let cached = SchemaCache.shared.get(className) { return cached }
+        return try await load(className, on: connection)
+    }
+
+    /// Wraps a read statement so that its rows come with the class's current fingerprint (one row with NULL
+    /// columns when the statement has none). `classParameter` is the placeholder bound to the class name.
+    static func withFingerprint(_ sql: String, classParameter: String) -> String {
+        "SELECT s.fingerprint AS \"__fingerprint\", r.* FROM (SELECT \(fingerprintSQL) AS fingerprint FROM parse_schema WHERE class_name = \(classParameter)) AS s LEFT JOIN LATERAL (\(sql)) AS r ON TRUE"
+    }
+
+    static func loadAll(on connection: PostgresConnection) async throws -> [ClassSchema] {
+        let result = try await connection.query(
+            "SELECT class_name, fields::text AS fields, class_level_permissions::text AS class_level_permissions, indexes::text AS indexes, \(fingerprintSQL) AS fingerprint FROM parse_schema ORDER BY class_name")
+        return result.rows.map(ClassSchema.init(row:))
+    }
+
+    /// Checks `wanted` against the class's recorded types (111 on a mismatch) and adds what is missing, creating
+    /// the class if needed. Must run inside a transaction.
+    static func ensure(_ className: String, fields wanted: [String: FieldType], current: ClassSchema?,
+                       on connection: PostgresConnection) async throws -> ClassSchema {
+        if let current, try missing(wanted, in: current).isEmpty { return current }
+        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["posts.class." + className])
+        var schema: ClassSchema
+        if let locked = try await load(className, on: connection) {
+            schema = locked
+        } else {
+            schema = ClassSchema(className: className)
+            try await createClass(className, on: connection)
+        }
+        let additions = try missing(wanted, in: schema)
+        guard !additions.isEmpty else { return schema }
+        for (name, type) in additions.sorted(by: { $0.key < $1.key }) {
+            try await addColumn(name, type, className: className, on: connection)
+            schema.fields[name] = type
+        }
+        _ = try await connection.query("UPDATE parse_schema SET fields = $2::jsonb WHERE class_name = $1",
+                                       [className, schema.fieldsJSONText])
+        return schema
+    }
+
+    /// The fields of `wanted` the class lacks; throws 111 when a field exists with another type.
+    static func missing(_ wanted: [String: FieldType], in schema: ClassSchema) throws(ParseError) -> [String: FieldType] {
+        var additions: [String: FieldType] = [:]
+        for (name, type) in wanted {
+            if let existing = schema.type(of: name) {
+                guard existing == type else {
+                    throw ParseError(.incorrectType,
+                                     "schema mismatch for \(schema.className).\(name); expected \(existing.description) but got \(type.description)")
+                }
+            } else {
+                additions[name] = type
+            }
+        }
+        return additions
+    }
+
+    static func createClass(_ className: String, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("""
+            CREATE TABLE IF NOT EXISTS \(Names.table(className)) (
+                "objectId" text PRIMARY KEY, "createdAt" timestamptz NOT NULL, "updatedAt" timestamptz NOT NULL,
+                "_rperm" text[], "_wperm" text[])
+            """)
+        _ = try await connection.query("INSERT INTO parse_schema (class_name) VALUES ($1) ON CONFLICT DO NOTHING", [className])
+    }
+
+    private static func addColumn(_ name: String, _ type: FieldType, className: String,
+                                  on connection: PostgresConnection) async throws {
+        if let column = type.columnType {
+            _ = try await connection.query(
+                "ALTER TABLE \(Names.table(className)) ADD COLUMN IF NOT EXISTS \(Names.quoted(name)) \(column)")
+        } else if type.kind == .relation {
+            let join = Names.joinTable(field: name, className: className)
+            _ = try await connection.query(
+                "CREATE TABLE IF NOT EXISTS \(join) (\"relatedId\" text NOT NULL, \"owningId\" text NOT NULL, PRIMARY KEY (\"owningId\", \"relatedId\"))")
+        }
+    }
+
+    /// Drops a field's column (or join table) and its schema entry: `PUT /schemas` with `{"__op":"Delete"}`.
+    static func dropField(_ name: String, from schema: ClassSchema, on connection: PostgresConnection) async throws -> ClassSchema {
+        var schema = schema
+        guard let type = schema.fields[name] else { return schema }
+        if type.columnType != nil {
+            _ = try await connection.query("ALTER TABLE \(Names.table(schema.className)) DROP COLUMN IF EXISTS \(Names.quoted(name))")
+        } else if type.kind == .relation {
+            _ = try await connection.query("DROP TABLE IF EXISTS \(Names.joinTable(field: name, className: schema.className))")
+        }
+        schema.fields[name] = nil
+        _ = try await connection.query("UPDATE parse_schema SET fields = $2::jsonb WHERE class_name = $1",
+                                       [schema.className, schema.fieldsJSONText])
+        return schema
+    }
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Measures the object routes of the posts service against pgbench on the same PostgreSQL, in one run:
+#   1. pgbench: an INSERT script and the built-in select-only script (the baselines),
+#   2. create throughput: POST <mount>/classes/BenchCreate,
+#   3. get-by-id throughput: GET <mount>/classes/BenchObject/<random id> at 10k and at 1M objects,
+#   4. GET <mount>/classes/BenchObject?order=-votes&limit=25 at 10k and at 1M objects.
+#   5. the floor of the path: a request the posts service refuses before any SQL.
+# Prints req/s and latencies of each and their ratio to the matching pgbench figure. See bench/README.md.
+set -euo pipefail
+
+REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly REPO_ROOT
+readonly STACK="$REPO_ROOT/deploy/stack"
+
+PORT=${PORT:-1337}
+MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
+APP_ID=${PARSE_SERVER_APPLICATION_ID:-myAppId}
+PG_PORT=${PARSE_PG_PORT:-55432}
+DURATION=${BENCH_DURATION:-10}
+WARMUP=${BENCH_WARMUP:-3}
+CONNECTIONS=${BENCH_CONNECTIONS:-16}
+SMALL=${BENCH_SMALL_OBJECTS:-10000}
+LARGE=${BENCH_LARGE_OBJECTS:-1000000}
+PG_BIN=${PARSE_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
+export PORT
+readonly PORT MOUNT APP_ID PG_PORT DURATION WARMUP CONNECTIONS SMALL LARGE PG_BIN
+
+readonly BASE="http://127.0.0.1:$PORT$MOUNT"
+readonly POSTS_DB=parse_posts
+readonly PGBENCH_DB=bench_pgbench
+readonly CLASS=BenchObject
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+
+http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$1" 2>/dev/null || true; }
+psql_posts() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$POSTS_DB" "$@"; }
+psql_admin() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres "$@"; }
+api() {
+    local method=$1 path=$2 body=${3:-}
+    curl -sf -X "$method" -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
+        ${body:+--data "$body"} "$BASE$path"
+}
+
+# ---------------------------------------------------------------------------------------------
+# What this run started or created, removed at exit whatever happens.
+
+STARTED_STACK=0
+WORK_DIR=$(mktemp -d /tmp/bench-objects.XXXXXX)
+
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    psql_admin -c "DROP DATABASE IF EXISTS $PGBENCH_DB WITH (FORCE)" >/dev/null 2>&1 || true
+    psql_posts -c "DROP TABLE IF EXISTS classes.\"$CLASS\", classes.\"BenchCreate\"; DELETE FROM parse_schema WHERE class_name IN ('$CLASS', 'BenchCreate')" >/dev/null 2>&1 || true
+    rm -rf "$WORK_DIR"
+    if ((STARTED_STACK)); then
+        say "stopping the stack this run started"
+        "$STACK" down || true
+    fi
+    exit "$status"
+}
+
+ensure_stack() {
+    if [[ $(http_status "$BASE/health") == 200 ]]; then
+        say "using the stack already answering on port $PORT"
+        return 0
+    fi
+    say "no gateway answers on port $PORT; starting one with deploy/stack up (stopped at the end)"
+    STARTED_STACK=1
+    "$STACK" up >/dev/null
+}
+
+# ---------------------------------------------------------------------------------------------
+# Measuring
+
+to_ms() {
+    awk -v v="$1" 'BEGIN {
+        n = v + 0
+        if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
+        printf "%.3f", n }'
+}
+
+# RESULTS[name] = "req/s p50_ms p99_ms" (pgbench: "tps avg_ms -").
+declare -A RESULTS=()
+
+# wrk on $2 (a Lua script in $3 may shape the requests) after a warm-up.
+measure_wrk() {
+    local name=$1 url=$2 script=${3:-} refusals=${4:-} output rps p50 p99 bad
+    local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID")
+    if [[ -n $script ]]; then args+=(-s "$script"); fi
+    say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
+    wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
+    output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$output")
+    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$output")")
+    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$output")")
+    bad=$(awk '/Non-2xx or 3xx responses:/ { print $NF } /Socket errors:/ { print }' <<<"$output")
+    if [[ -n $bad && -z $refusals ]]; then say "$name: errors during the run: $bad"; fi
+    RESULTS[$name]="$rps $p50 $p99"
+}
+
+# pgbench with the same number of clients, one thread, like wrk.
+measure_pgbench() {
+    local name=$1 output tps latency
+    shift
+    say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
+    "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
+    output=$("$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$DURATION" "$@" "$PGBENCH_DB" 2>&1)
+    tps=$(awk '/^tps = / { print $3 }' <<<"$output")
+    latency=$(awk '/^latency average = / { print $4 }' <<<"$output")
+    RESULTS[$name]="$tps $latency -"
+}
+
+prepare_pgbench() {
+    say "pgbench: initialising $PGBENCH_DB (scale 10, 1M accounts)"
+    psql_admin -c "DROP DATABASE IF EXISTS $PGBENCH_DB WITH (FORCE)" >/dev/null
+    psql_admin -c "CREATE DATABASE $PGBENCH_DB" >/dev/null
+    "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -i -q -s 10 "$PGBENCH_DB" >/dev/null 2>&1
+    "$PG_BIN/psql" -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$PGBENCH_DB" \
+        -c "CREATE TABLE bench_insert (id bigserial PRIMARY KEY, name text, votes double precision, created timestamptz)"
+    # The same work as a create: one row with a text and a number, one round trip.
+    echo "INSERT INTO bench_insert (name, votes, created) VALUES ('cat', 1, now());" >"$WORK_DIR/insert.sql"
+}
+
+# Grows the class to $1 objects: the first through the API (it makes the class and its fields), the rest
+# in bulk with SQL, with ids b1..bN so the get-by-id script can pick them at random.
+fill_class() {
+    local target=$1 have
+    have=$(psql_posts -At -c "SELECT count(*) FROM classes.\"$CLASS\"" 2>/dev/null || echo 0)
+    if [[ $have == 0 ]]; then
+        api POST "/classes/$CLASS" '{"name":"seed","votes":0}' >/dev/null
+        have=1
+    fi
+    say "$CLASS: $have -> $target objects"
+    psql_posts -c "INSERT INTO classes.\"$CLASS\" (\"objectId\", \"createdAt\", \"updatedAt\", name, votes)
+        SELECT 'b' || i, now(), now(), 'cat ' || i, floor(random() * 1000000)
+        FROM generate_series($have, $target - 1) AS i;
+        ANALYZE classes.\"$CLASS\";"
+}
+
+write_scripts() {
+    cat >"$WORK_DIR/create.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"name":"cat","votes":1}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+}
+
+get_script() {
+    local count=$1
+    cat >"$WORK_DIR/get-$count.lua" <<LUA
+math.randomseed(os.time())
+request = function()
+    return wrk.format("GET", "$MOUNT/classes/$CLASS/b" .. math.random(1, $count - 1))
+end
+LUA
+    echo "$WORK_DIR/get-$count.lua"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+row() {
+    local label=$1 name=$2 baseline=$3 rps p50 p99 base
+    read -r rps p50 p99 <<<"${RESULTS[$name]}"
+    read -r base _ _ <<<"${RESULTS[$baseline]}"
+    printf '%-44s %10.0f %9s %9s   %8s of %s\n' "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base")" "$baseline"
+}
+
+main() {
+    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    [[ -x $PG_BIN/pgbench ]] || die "pgbench not found in $PG_BIN (set PARSE_PG_BIN)"
+    trap cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    ensure_stack
+    write_scripts
+    prepare_pgbench
+
+    measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
+    measure_pgbench pgbench-select -S
+    measure_wrk create "$BASE/classes/BenchCreate" "$WORK_DIR/create.lua"
+    # The floor of the path: gateway, RabbitMQ and the posts service, which refuses the class name before any SQL.
+    measure_wrk floor "$BASE/classes/1NoSuchClass" "" refusals
+
+    fill_class "$SMALL"
+    curl -sf -H "X-Parse-Application-Id: $APP_ID" "$BASE/classes/$CLASS?order=-votes&limit=25" >/dev/null
+    measure_wrk get-small "$BASE/classes/$CLASS" "$(get_script "$SMALL")"
+    measure_wrk query-small "$BASE/classes/$CLASS?order=-votes&limit=25"
+
+    fill_class "$LARGE"
+    measure_wrk get-large "$BASE/classes/$CLASS" "$(get_script "$LARGE")"
+    measure_wrk query-large "$BASE/classes/$CLASS?order=-votes&limit=25"
+    # Same machine, same run: pgbench select-only again, so the large figures have a baseline of their moment.
+    measure_pgbench pgbench-select-2 -S
+
+    echo
+    echo "wrk -t1 -c$CONNECTIONS and pgbench -j1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, loopback."
+    echo "$(nproc) cores shared by the load generator, the services, RabbitMQ and PostgreSQL. Load before: $LOAD_BEFORE"
+    echo
+    printf '%-44s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
+    printf '%-44s %10.0f %9s %9s\n' "pgbench INSERT one row (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-insert]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-insert]}")" "-"
+    printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select]}")" "-"
+    printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only, after 1M (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select-2]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select-2]}")" "-"
+    row "floor: GET /classes/1NoSuchClass (400, no SQL)" floor pgbench-select
+    row "POST /classes/BenchCreate" create pgbench-insert
+    row "GET /classes/$CLASS/<id>, $SMALL objects" get-small pgbench-select
+    row "GET /classes/$CLASS/<id>, $LARGE objects" get-large pgbench-select-2
+    row "order=-votes&limit=25, $SMALL objects" query-small pgbench-select
+    row "order=-votes&limit=25, $LARGE objects" query-large pgbench-select-2
+    local small_rps large_rps small_p50 large_p50
+    read -r small_rps small_p50 _ <<<"${RESULTS[query-small]}"
+    read -r large_rps large_p50 _ <<<"${RESULTS[query-large]}"
+    echo
+    echo "order=-votes&limit=25 at $LARGE vs $SMALL objects: p50 $(ratio "$large_p50" "$small_p50"), req/s $(ratio "$large_rps" "$small_rps")"
+}
+
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+main "$@"
