@@ -1,4 +1,5 @@
 @testable import AuthCore
+import ParseWire
 import Testing
 
 struct SessionTokenTests {
@@ -13,7 +14,7 @@ struct SessionTokenTests {
     }
 
     @Test func objectIdsAreTenAlphanumerics() {
-        let id = RandomIdentifiers.objectId()
+        let id = ObjectId.make()
         #expect(id.count == 10)
         #expect(id.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) })
     }

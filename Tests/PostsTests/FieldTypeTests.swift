@@ -1,3 +1,4 @@
+import Storage
 import ParseWire
 import Testing
 @testable import PostsCore

@@ -1,3 +1,4 @@
+import ParseWire
 import Testing
 @testable import PostsCore
 

@@ -28,7 +28,7 @@ struct RoleHandler: Sendable {
         let users = try body.removeValue(forKey: "users").map { try RoleRelationChange($0, className: "_User") }
         let roles = try body.removeValue(forKey: "roles").map { try RoleRelationChange($0, className: "_Role") }
         let fields = try plainFields(body)
-        let id = RandomIdentifiers.objectId()
+        let id = ObjectId.make()
         let now = Date.nowMillis
         do {
             try await pool.transaction { connection in

@@ -57,7 +57,7 @@ struct SessionStore: Sendable {
     /// Creates a session for `userId` and writes `session.created`, inside the caller's transaction.
     func create(userId: String, action: String, authProvider: String?, installationId: String? = nil,
                 fields: [String: JSONValue] = [:], on connection: PostgresConnection) async throws -> NewSession {
-        let id = RandomIdentifiers.objectId()
+        let id = ObjectId.make()
         let token = RandomIdentifiers.sessionToken()
         let now = Date.nowMillis
         let expiresAt = now.addingTimeInterval(TimeInterval(settings.sessionLength))

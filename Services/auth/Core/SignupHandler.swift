@@ -19,7 +19,7 @@ struct SignupHandler: Sendable {
         // Checked before hashing so a taken name costs no bcrypt round; the unique indexes settle races.
         try await users.checkUnique(username: username, email: changes.email)
         let passwordHash = try await PasswordHasher.hash(password)
-        let id = RandomIdentifiers.objectId()
+        let id = ObjectId.make()
         let acl = ACLValidator.withOwnerAccess(changes.acl, userId: id)
         let now = Date.nowMillis
         let sessions = self.sessions

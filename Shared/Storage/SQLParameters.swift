@@ -1,21 +1,21 @@
-import Storage
-
 /// Collects the values of one statement; each `bind` returns its placeholder (`$3`), so values never enter
 /// the SQL text.
-struct SQLParameters {
-    private(set) var values: [(any PostgresBindable)?] = []
+public struct SQLParameters: Sendable {
+    public private(set) var values: [(any PostgresBindable)?]
 
-    mutating func bind(_ value: (any PostgresBindable)?) -> String {
+    public init(_ initial: [(any PostgresBindable)?] = []) { values = initial }
+
+    public mutating func bind(_ value: (any PostgresBindable)?) -> String {
         values.append(value)
         return "$\(values.count)"
     }
 
     /// A `text[]` parameter, written in PostgreSQL's array literal syntax with every element quoted.
-    mutating func bindTextArray(_ elements: [String]) -> String {
+    public mutating func bindTextArray(_ elements: [String]) -> String {
         bind(Self.arrayLiteral(elements)) + "::text[]"
     }
 
-    static func arrayLiteral(_ elements: [String]) -> String {
+    public static func arrayLiteral(_ elements: [String]) -> String {
         let quoted = elements.map { element in
             "\"" + element.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
