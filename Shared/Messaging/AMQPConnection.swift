@@ -65,7 +65,18 @@ public final class AMQPConnection: Sendable {
     }
 
     private struct State {
+        /// Queues work for the connection thread; only the first operation since the thread last took its work
+        /// writes to the wake-up pipe (one syscall instead of one per reply, ack or call under load).
+        mutating func append(_ operation: Operation) -> Enqueued {
+            operations.append(operation)
+            if wakePending { return .queued }
+            wakePending = true
+            return .queuedNeedsWake
+        }
+
         var operations: [Operation] = []
+        /// A wake-up is already on its way to the connection thread: no need to write to the pipe again.
+        var wakePending = false
         var calls: [String: PendingCall] = [:]
         var connected = false
         var consuming = true
@@ -118,12 +129,11 @@ public final class AMQPConnection: Sendable {
         guard !messages.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             precondition(options.confirmsPublishes, "publishConfirmed needs Options.confirmsPublishes")
-            let accepted = state.withLock { state -> Bool in
-                guard state.connected, !state.stopping else { return false }
-                state.operations.append(.publishConfirmed(messages, continuation))
-                return true
+            let outcome = state.withLock { state -> Enqueued in
+                guard state.connected, !state.stopping else { return .refused }
+                return state.append(.publishConfirmed(messages, continuation))
             }
-            if accepted { wake.signal() } else { continuation.resume(throwing: MessagingError.unavailable) }
+            finish(outcome) { continuation.resume(throwing: MessagingError.unavailable) }
         }
     }
 
@@ -140,14 +150,13 @@ public final class AMQPConnection: Sendable {
         request.expirationMilliseconds = milliseconds
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
         return try await withCheckedThrowingContinuation { continuation in
-            let accepted = state.withLock { state -> Bool in
-                guard state.connected, !state.stopping else { return false }
+            let outcome = state.withLock { state -> Enqueued in
+                guard state.connected, !state.stopping else { return .refused }
                 state.calls[correlationId] = PendingCall(continuation: continuation, deadline: deadline,
                                                          queue: message.routingKey, milliseconds: milliseconds)
-                state.operations.append(.publish(request))
-                return true
+                return state.append(.publish(request))
             }
-            if accepted { wake.signal() } else { continuation.resume(throwing: MessagingError.unavailable) }
+            finish(outcome) { continuation.resume(throwing: MessagingError.unavailable) }
         }
     }
 
@@ -163,19 +172,27 @@ public final class AMQPConnection: Sendable {
     /// Stops taking new deliveries (first step of a graceful stop); stays so across reconnects.
     public func cancelConsumers() async {
         await withCheckedContinuation { continuation in
-            let queued = state.withLock { state -> Bool in
+            let outcome = state.withLock { state -> Enqueued in
                 state.consuming = false
-                guard state.connected else { return false }
-                state.operations.append(.cancelConsumers(continuation))
-                return true
+                guard state.connected else { return .refused }
+                return state.append(.cancelConsumers(continuation))
             }
-            if queued { wake.signal() } else { continuation.resume() }
+            finish(outcome) { continuation.resume() }
         }
     }
 
     private func enqueue(_ operation: Operation) {
-        state.withLock { $0.operations.append(operation) }
-        wake.signal()
+        finish(state.withLock { $0.append(operation) }) {}
+    }
+
+    private enum Enqueued { case queued, queuedNeedsWake, refused }
+
+    private func finish(_ outcome: Enqueued, refused: () -> Void) {
+        switch outcome {
+        case .queuedNeedsWake: wake.signal()
+        case .queued: break
+        case .refused: refused()
+        }
     }
 
     // MARK: - The connection thread
@@ -249,7 +266,10 @@ public final class AMQPConnection: Sendable {
 
     private func takeOperations() -> [Operation] {
         state.withLock { state in
-            defer { state.operations.removeAll(keepingCapacity: true) }
+            defer {
+                state.operations.removeAll(keepingCapacity: true)
+                state.wakePending = false
+            }
             return state.operations
         }
     }
@@ -341,7 +361,7 @@ public final class AMQPConnection: Sendable {
                                  confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) {
         let (calls, operations) = state.withLock { state in
             state.connected = false
-            defer { state.calls = [:]; state.operations = [] }
+            defer { state.calls = [:]; state.operations = []; state.wakePending = false }
             return (Array(state.calls.values), state.operations)
         }
         calls.forEach { $0.continuation.resume(throwing: reason) }
