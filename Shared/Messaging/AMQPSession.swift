@@ -104,26 +104,16 @@ final class AMQPSession {
         var flags = UInt32(AMQP_BASIC_CONTENT_TYPE_FLAG) | UInt32(AMQP_BASIC_DELIVERY_MODE_FLAG)
         properties.content_type = arena.bytes(message.contentType)
         properties.delivery_mode = message.persistent ? 2 : 1
-        if let value = message.correlationId {
-            flags |= UInt32(AMQP_BASIC_CORRELATION_ID_FLAG)
-            properties.correlation_id = arena.bytes(value)
+        func set(_ value: String?, _ flag: Int32, _ field: WritableKeyPath<amqp_basic_properties_t, amqp_bytes_t>) {
+            guard let value else { return }
+            flags |= UInt32(flag)
+            properties[keyPath: field] = arena.bytes(value)
         }
-        if let value = message.replyTo {
-            flags |= UInt32(AMQP_BASIC_REPLY_TO_FLAG)
-            properties.reply_to = arena.bytes(value)
-        }
-        if let value = message.messageId {
-            flags |= UInt32(AMQP_BASIC_MESSAGE_ID_FLAG)
-            properties.message_id = arena.bytes(value)
-        }
-        if let value = message.type {
-            flags |= UInt32(AMQP_BASIC_TYPE_FLAG)
-            properties.type = arena.bytes(value)
-        }
-        if let value = message.expirationMilliseconds {
-            flags |= UInt32(AMQP_BASIC_EXPIRATION_FLAG)
-            properties.expiration = arena.bytes(String(max(0, value)))
-        }
+        set(message.correlationId, AMQP_BASIC_CORRELATION_ID_FLAG, \.correlation_id)
+        set(message.replyTo, AMQP_BASIC_REPLY_TO_FLAG, \.reply_to)
+        set(message.messageId, AMQP_BASIC_MESSAGE_ID_FLAG, \.message_id)
+        set(message.type, AMQP_BASIC_TYPE_FLAG, \.type)
+        set(message.expirationMilliseconds.map { String(max(0, $0)) }, AMQP_BASIC_EXPIRATION_FLAG, \.expiration)
         if !message.headers.isEmpty {
             flags |= UInt32(AMQP_BASIC_HEADERS_FLAG)
             properties.headers = arena.table(message.headers)
