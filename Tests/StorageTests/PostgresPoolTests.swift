@@ -82,6 +82,12 @@ struct PostgresPoolTests {
         #expect(try await ServerSessions.count(applicationName: applicationName) == 2)
 
         #expect(try await ServerSessions.terminate(applicationName: applicationName) == 2)
+        // pg_terminate_backend only signals the backends: wait until they are really gone, else the pool's idle
+        // check can run before the server has closed the sockets (that race is the mid-query test's case).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try await ServerSessions.count(applicationName: applicationName) > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
 
         #expect(try await pool.query("SELECT 1 AS one").first?.int("one") == 1)
         try await Self.useEveryConnection(of: pool, count: 2)
