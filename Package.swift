@@ -23,7 +23,8 @@ let package = Package(
     name: "parse-swift-backend",
     products: [
         .executable(name: "gateway", targets: ["gateway"]),
-    ] + services.map { .executable(name: $0, targets: [$0]) } + [.executable(name: "parse-import", targets: ["parse-import"])],
+    ] + services.map { .executable(name: $0, targets: [$0]) } + [.executable(name: "parse-import", targets: ["parse-import"]),
+                                                          .executable(name: "vote-consumer", targets: ["vote-consumer"])],
     targets: [
         // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
         .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq",
@@ -50,6 +51,9 @@ let package = Package(
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
         .executableTarget(name: "parse-import", dependencies: ["ParseWire"], path: "Services/import"),
+        // Downstream consumer of vote events (example and operations tool): prints, forwards or replays them.
+        .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
+                          path: "Services/vote-consumer"),
 
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),

@@ -26,13 +26,17 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
     switch context.nextStep() {
     case .wait:
         return .YES
+    case .awaitStreamedAnswer:
+        context.connection.suspend()
+        context.markWaitingForStreamedAnswer()
+        return .YES
     case .send(let response):
-        return MHDResponseWriter.queue(response, on: connection, closeConnection: closing)
+        return MHDResponseWriter.queue(response, on: connection, closeConnection: closing, tracker: core.tracker)
     case .refuseTooLarge:
         return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: closing)
     case .handle(let request):
         if let response = core.responder.immediateResponse(to: request) {
-            return MHDResponseWriter.queue(response, on: connection, closeConnection: closing)
+            return MHDResponseWriter.queue(response, on: connection, closeConnection: closing, tracker: core.tracker)
         }
         guard core.tracker.beginWaiting(context) else {
             return MHDResponseWriter.queue(core.configuration.serviceUnavailable, on: connection,
@@ -60,12 +64,34 @@ private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url
     case .payloadTooLarge:
         return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: true)
     case .accept(let declaredLength):
+        if let streaming = core.responder as? any HTTPStreamingResponder, streaming.streamsBody(of: head) {
+            return beginStreamedRequest(core, streaming, connection, head, declaredLength, requestPointer)
+        }
         let context = RequestContext(connection: ConnectionHandle(raw: connection), head: head,
                                      expectedBodyBytes: declaredLength, tracker: core.tracker)
         core.tracker.requestStarted()
         requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
         return .YES
     }
+}
+
+/// A request whose body the responder reads as it arrives: the responder starts now, and the request counts as
+/// waiting (for a clean shutdown) until it answers.
+private func beginStreamedRequest(_ core: ServerCore, _ responder: any HTTPStreamingResponder,
+                                  _ connection: OpaquePointer, _ head: HTTPRequest, _ declaredLength: Int?,
+                                  _ requestPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    let context = RequestContext(connection: ConnectionHandle(raw: connection), head: head,
+                                 expectedBodyBytes: declaredLength, tracker: core.tracker,
+                                 streamPartBytes: core.configuration.streamPartBytes)
+    guard let stream = context.stream, core.tracker.beginWaiting(context) else {
+        return MHDResponseWriter.queue(core.configuration.serviceUnavailable, on: connection, closeConnection: true)
+    }
+    core.tracker.requestStarted()
+    requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
+    Task {
+        context.answer(await responder.respond(to: head, body: stream))
+    }
+    return .YES
 }
 
 /// Called by MHD when a request is over (answered, failed or the client left). A request still suspended is
@@ -75,5 +101,7 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, 
     guard let requestPointer, let pointer = requestPointer.pointee else { return }
     requestPointer.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+    // A client that left mid-upload: the responder reading the body learns it was cut short.
+    context.stream?.fail(.incomplete)
     context.tracker.requestEnded()
 }

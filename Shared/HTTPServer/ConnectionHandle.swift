@@ -11,4 +11,9 @@ struct ConnectionHandle: @unchecked Sendable {
     func resume() {
         MHD_resume_connection(raw)
     }
+
+    /// Only from MHD's own callbacks for this connection, on the thread serving it.
+    func suspend() {
+        MHD_suspend_connection(raw)
+    }
 }

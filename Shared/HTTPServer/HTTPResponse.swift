@@ -4,6 +4,8 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// When set, the body is produced while it is sent (and `body` is ignored); see `HTTPResponseStream`.
+    public var stream: HTTPResponseStream?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

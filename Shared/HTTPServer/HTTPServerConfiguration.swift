@@ -23,6 +23,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var serviceUnavailable: HTTPResponse
     /// Receives the HTTP library's own error messages (one line each); nil leaves them on standard error.
     public var errorLog: (@Sendable (String) -> Void)?
+    /// Size of the parts an `HTTPStreamingResponder` reads a streamed body in; about two of them are buffered
+    /// per request.
+    public var streamPartBytes = 1 << 20
 
     public init(host: String = "127.0.0.1",
                 port: UInt16 = 1337,

@@ -3,13 +3,18 @@ import CMicroHTTPD
 /// Hands an `HTTPResponse` to MHD for sending on a connection.
 enum MHDResponseWriter {
     /// `closeConnection` adds `Connection: close` (used while shutting down so clients do not reuse the socket).
-    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool = false)
-        -> MHD_Result {
-        // MUST_COPY: the response outlives this call and Swift arrays give no pointer that stays valid beyond
-        // a closure; MHD then sends straight from its copy.
-        let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                            .RESPMEM_MUST_COPY)
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool = false,
+                      tracker: RequestTracker? = nil) -> MHD_Result {
+        let created: OpaquePointer?
+        if let stream = response.stream {
+            created = streamed(stream, on: connection, tracker: tracker)
+        } else {
+            // MUST_COPY: the response outlives this call and Swift arrays give no pointer that stays valid beyond
+            // a closure; MHD then sends straight from its copy.
+            created = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                                .RESPMEM_MUST_COPY)
+            }
         }
         guard let mhdResponse = created else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
@@ -24,5 +29,20 @@ enum MHDResponseWriter {
         // 1xx cannot be a final answer; a responder returning one has a bug.
         let status = (200...999).contains(response.status) ? UInt32(response.status) : 500
         return MHD_queue_response(connection, status, mhdResponse)
+    }
+
+    /// A body from `HTTPResponseStream`: MHD pulls it in blocks through `responseStreamReader`.
+    private static func streamed(_ stream: HTTPResponseStream, on connection: OpaquePointer,
+                                 tracker: RequestTracker?) -> OpaquePointer? {
+        let retained = Unmanaged.passRetained(stream)
+        guard let created = MHD_create_response_from_callback(UInt64(stream.length), 64 * 1024, responseStreamReader,
+                                                              retained.toOpaque(), responseStreamFree) else {
+            retained.release()
+            return nil
+        }
+        stream.tracker = tracker
+        tracker?.streamStarted(stream)
+        stream.start(on: ConnectionHandle(raw: connection))
+        return created
     }
 }

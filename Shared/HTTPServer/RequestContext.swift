@@ -13,6 +13,8 @@ final class RequestContext: Sendable {
         case send(HTTPResponse)
         /// Nothing to do yet (the responder is still working).
         case wait
+        /// A streamed body is complete and its responder has not answered yet: suspend until it does.
+        case awaitStreamedAnswer
     }
 
     private enum Phase: Sendable {
@@ -30,17 +32,25 @@ final class RequestContext: Sendable {
         var body: [UInt8] = []
         var bodyTooLarge = false
         var bodyBytesSeen = 0
+        var declaredBodyBytes: Int?
+        /// A streaming responder's answer that came before the body was complete.
+        var streamedAnswer: HTTPResponse?
     }
 
     let connection: ConnectionHandle
     let tracker: RequestTracker
+    /// Set when the responder takes the body as a stream (`HTTPStreamingResponder`); the body is then not kept.
+    let stream: HTTPBodyStream?
     private let state: Mutex<State>
 
-    init(connection: ConnectionHandle, head: HTTPRequest, expectedBodyBytes: Int?, tracker: RequestTracker) {
+    init(connection: ConnectionHandle, head: HTTPRequest, expectedBodyBytes: Int?, tracker: RequestTracker,
+         streamPartBytes: Int? = nil) {
         self.connection = connection
         self.tracker = tracker
+        stream = streamPartBytes.map { HTTPBodyStream(partBytes: $0, connection: connection) }
         var initial = State(head: head)
-        if let expectedBodyBytes, expectedBodyBytes > 0 { initial.body.reserveCapacity(expectedBodyBytes) }
+        initial.declaredBodyBytes = expectedBodyBytes
+        if stream == nil, let expectedBodyBytes, expectedBodyBytes > 0 { initial.body.reserveCapacity(expectedBodyBytes) }
         state = Mutex(initial)
     }
 
@@ -50,7 +60,14 @@ final class RequestContext: Sendable {
     func receive(_ chunk: UnsafeRawBufferPointer, limit: Int) -> Bool {
         state.withLock { state in
             state.bodyBytesSeen += chunk.count
-            if !state.bodyTooLarge && state.bodyBytesSeen <= limit {
+            if let stream {
+                if !state.bodyTooLarge && state.bodyBytesSeen <= limit {
+                    stream.append(chunk)
+                } else if !state.bodyTooLarge {
+                    state.bodyTooLarge = true
+                    stream.fail(.tooLarge)
+                }
+            } else if !state.bodyTooLarge && state.bodyBytesSeen <= limit {
                 state.body.append(contentsOf: chunk)
             } else if !state.bodyTooLarge {
                 state.bodyTooLarge = true
@@ -64,6 +81,17 @@ final class RequestContext: Sendable {
         state.withLock { state in
             switch state.phase {
             case .receiving:
+                if let stream, !state.bodyTooLarge {
+                    // MHD may call again after a resume before the body is all in; only the end finishes it.
+                    if let declared = state.declaredBodyBytes, state.bodyBytesSeen < declared { return .wait }
+                    stream.finish()
+                    if let answer = state.streamedAnswer {
+                        state.phase = .done
+                        return .send(answer)
+                    }
+                    state.phase = .handling
+                    return .awaitStreamedAnswer
+                }
                 if state.bodyTooLarge {
                     state.phase = .done
                     return .refuseTooLarge
@@ -93,12 +121,36 @@ final class RequestContext: Sendable {
     @discardableResult
     func answer(_ response: HTTPResponse) -> Bool {
         let answered = state.withLock { state -> Bool in
-            guard case .waiting = state.phase else { return false }
-            state.phase = .answered(response)
-            connection.resume()
-            return true
+            switch state.phase {
+            case .waiting:
+                state.phase = .answered(response)
+                connection.resume()
+                return true
+            case .receiving, .handling:
+                // A streaming responder answering before the body is complete: the rest of the body is dropped
+                // and the answer goes out once it is in.
+                guard let stream, state.streamedAnswer == nil else { return false }
+                state.streamedAnswer = response
+                stream.abandon()
+                return true
+            case .answered, .done:
+                return false
+            }
         }
-        if answered { tracker.endWaiting(self) }
+        // A streamed request is registered as waiting for its whole life, so it always leaves the list here.
+        if answered || stream != nil { tracker.endWaiting(self) }
         return answered
+    }
+
+    /// Called right after suspending for `.awaitStreamedAnswer`; an answer that came meanwhile resumes at once.
+    func markWaitingForStreamedAnswer() {
+        state.withLock { state in
+            if let answer = state.streamedAnswer {
+                state.phase = .answered(answer)
+                connection.resume()
+            } else {
+                state.phase = .waiting
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ final class RequestTracker: Sendable {
         var refusingWaits = false
         var active = 0
         var waiting: [ObjectIdentifier: RequestContext] = [:]
+        var streams: [ObjectIdentifier: HTTPResponseStream] = [:]
     }
 
     private let state = Mutex(State())
@@ -42,6 +43,19 @@ final class RequestTracker: Sendable {
             state.draining = true
             state.refusingWaits = true
         }
+    }
+
+    func streamStarted(_ stream: HTTPResponseStream) {
+        state.withLock { $0.streams[ObjectIdentifier(stream)] = stream }
+    }
+
+    func streamEnded(_ stream: HTTPResponseStream) {
+        _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    /// Cancels every response still being streamed, resuming their connections, so the daemon can stop.
+    func cancelStreams() {
+        for stream in state.withLock({ Array($0.streams.values) }) { stream.cancel() }
     }
 
     func waitingContexts() -> [RequestContext] {

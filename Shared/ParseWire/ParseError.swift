@@ -70,6 +70,7 @@ public struct ParseError: Error, Codable, Sendable, Equatable, CustomStringConve
         public static let sessionMissing = Code(rawValue: 206)
         public static let unsupportedService = Code(rawValue: 252)
         public static let invalidSchemaOperation = Code(rawValue: 255)
+        public static let duplicateRequest = Code(rawValue: 159)
     }
 }
 

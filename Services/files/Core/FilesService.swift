@@ -1,10 +1,34 @@
 import Contracts
+import Messaging
+import Runtime
 import ServiceKit
 import Storage
 
-/// The `files` service: see ARCHITECTURE.md for what it owns. Its own commands are registered here as they land.
+/// The `files` service: file bytes and metadata in its own database, received and sent in bounded parts
+/// (`FileCommands`), with `file.stored` and `file.deleted` events through the outbox.
 public enum FilesService {
     public static let definition = ServiceDefinition(
         name: .files,
-        migrations: [OutboxMigration.migration])
+        migrations: [OutboxMigration.migration, FilesMigrations.tables],
+        registerCommands: { router, pool in
+            let policy: FileUploadPolicy
+            do {
+                policy = try FileUploadPolicy.fromEnvironment()
+            } catch {
+                // Guessing at who may upload is worse than not starting.
+                Logger(service: "files").error("invalid configuration", ["error": "\(error)"])
+                fatalError("invalid files configuration: \(error)")
+            }
+            let handler = FileCommandHandler(store: FileStore(pool: pool), policy: policy)
+            router.register(FileCommands.create, FileCreateRequest.self) { command, _ in try await handler.create(command) }
+            router.register(FileCommands.append, FileAppendRequest.self) { command, _ in try await handler.append(command) }
+            router.register(FileCommands.abort, FileUploadReference.self) { command, _ in try await handler.abort(command) }
+            router.register(FileCommands.info, FileNameReference.self) { command, _ in try await handler.info(command) }
+            router.register(FileCommands.read, FileReadRequest.self) { command, _ in try await handler.read(command) }
+            router.register(FileCommands.open, FileNameReference.self) { command, _ in try await handler.open(command) }
+            router.register(FileCommands.metadata, FileNameReference.self) { command, _ in
+                try await handler.metadata(command)
+            }
+            router.register(FileCommands.delete, FileNameReference.self) { command, _ in try await handler.delete(command) }
+        })
 }

@@ -21,6 +21,10 @@ public struct GatewayConfiguration: Sendable {
     public var connectionLimit: Int
     public var perIPConnectionLimit: Int
     public var connectionTimeoutSeconds: Int
+    /// `PARSE_PUBLIC_SERVER_URL` (parse-server's `publicServerURL`): the base of file URLs; nil: the request's host.
+    public var publicServerURL: String?
+    /// `PARSE_VOTE_FIELDS`: increments of these fields go to the votes service.
+    var voteFields: VoteFields
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -51,6 +55,12 @@ public struct GatewayConfiguration: Sendable {
             httpThreads: try env.int("PARSE_HTTP_THREADS", default: 2, in: 1...64),
             connectionLimit: try env.int("PARSE_HTTP_CONNECTION_LIMIT", default: 1000, in: 1...100_000),
             perIPConnectionLimit: try env.int("PARSE_HTTP_PER_IP_CONNECTION_LIMIT", default: 0, in: 0...100_000),
-            connectionTimeoutSeconds: try env.int("PARSE_HTTP_CONNECTION_TIMEOUT", default: 10, in: 1...3600))
+            connectionTimeoutSeconds: try env.int("PARSE_HTTP_CONNECTION_TIMEOUT", default: 10, in: 1...3600),
+            publicServerURL: env.optional("PARSE_PUBLIC_SERVER_URL").map { url in
+                var url = url
+                while url.hasSuffix("/") { url.removeLast() }
+                return url
+            },
+            voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])))
     }
 }

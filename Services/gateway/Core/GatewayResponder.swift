@@ -64,6 +64,10 @@ struct GatewayResponder: HTTPResponder {
                 ? ParseResponses.json(200, body)
                 : ParseResponses.json(503, body, extra: [("Retry-After", "1")])
         }
+        if FileRoute.isFileRoute(path) {
+            return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
+                .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
+        }
         let body: JSONBody
         do {
             body = try JSONBody(request.body)
@@ -92,6 +96,10 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        if let vote = VoteRoute(fields: configuration.voteFields).plan(method: method, path: path, body: body.payload) {
+            return await VoteForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
+                .send(vote, requestId: requestId, identity: identity, serverURL: serverURL(for: request))
+        }
         let rest = RESTRequest(method: method, path: path,
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
                                body: body.payload, serverURL: serverURL(for: request))
@@ -110,7 +118,8 @@ struct GatewayResponder: HTTPResponder {
         }
     }
 
-    private func serverURL(for request: HTTPRequest) -> String {
+    /// The server URL the client used (scheme from `X-Forwarded-Proto`), for `Location` headers and file URLs.
+    func serverURL(for request: HTTPRequest) -> String {
         let host = request.headers["Host"] ?? "\(configuration.host):\(configuration.port)"
         let scheme = request.headers["X-Forwarded-Proto"] ?? "http"
         return "\(scheme)://\(host)\(configuration.mountPath == "/" ? "" : configuration.mountPath)"

@@ -12,6 +12,7 @@ public enum PostsService {
         registerCommands: { router, pool in
             // A malformed setting stops the service at its first command rather than silently using a default.
             let configuration = Result { try PostsConfiguration.fromEnvironment() }
+            ApplyIncrementHandler.register(&router, pool)
             router.register(RESTRequest.type, RESTRequest.self) { command, _ in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                              configuration: try configuration.get(), requestId: command.requestId)

@@ -1,0 +1,24 @@
+import Contracts
+import Foundation
+import ParseWire
+import ServiceKit
+import Storage
+
+/// `file.stored` and `file.deleted`, always added inside the transaction that makes the change.
+enum FileEvents {
+    static let source = "parse/files"
+
+    static func stored(_ file: FileEvent, on connection: PostgresConnection) async throws {
+        try await add("file.stored", file, on: connection)
+    }
+
+    static func deleted(_ file: FileEvent, on connection: PostgresConnection) async throws {
+        try await add("file.deleted", file, on: connection)
+    }
+
+    private static func add(_ name: String, _ file: FileEvent, on connection: PostgresConnection) async throws {
+        let event = CloudEvent(id: UUID().uuidString.lowercased(), source: source, type: name + ".v1",
+                               time: ParseDate.string(from: Date()), subject: file.name, data: file)
+        try await Outbox.add(event, routingKey: name, on: connection)
+    }
+}

@@ -1,0 +1,150 @@
+import Contracts
+import Foundation
+import HTTPServer
+import Messaging
+import ParseWire
+import Runtime
+
+/// The `files/...` routes. They bypass the JSON body parsing of other routes: uploads are raw bytes, and
+/// downloads need no keys at all (an `<img>` tag fetches them), as in parse-server. Bytes go to and from the
+/// files service in parts of `FileCommands.partBytes`.
+struct FileRequestHandler {
+    let configuration: GatewayConfiguration
+    let client: RPCClient
+    let sessions: any SessionResolver
+    let logger: Logger
+    /// `PARSE_PUBLIC_SERVER_URL` (parse-server's `publicServerURL`): the base of file URLs, else the request's host.
+    let publicServerURL: String?
+
+    init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver, logger: Logger,
+         publicServerURL: String? = nil) {
+        self.configuration = configuration
+        self.client = client
+        self.sessions = sessions
+        self.logger = logger
+        self.publicServerURL = publicServerURL ?? configuration.publicServerURL
+    }
+
+    func respond(to request: HTTPRequest, path: String, requestId: String, serverURL: String) async -> HTTPResponse {
+        let log = logger.with("request.id", requestId)
+        let calls = FileServiceCalls(client: client, requestId: requestId, timeout: configuration.requestTimeout)
+        do {
+            switch FileRoute(method: request.method, path: path) {
+            case .uploadWithoutName:
+                return FileResponses.filenameNotProvided
+            case .upload(let name):
+                return try await upload(request, name: name, calls: calls, serverURL: serverURL, log: log)
+            case .download(let appId, let name):
+                guard appId == configuration.applicationId else { return FileResponses.invalidApplicationId }
+                return try await FileDownload(calls: calls).respond(to: request, name: name)
+            case .metadata(let appId, let name):
+                guard appId == configuration.applicationId else { return ParseResponses.json(200, "{}") }
+                return try await metadata(name, calls: calls)
+            case .delete(let name):
+                return try await delete(request, name: name, calls: calls)
+            case .unknown:
+                return ParseResponses.unknownRoute(request.method, request.path)
+            }
+        } catch {
+            return failure(error, log: log)
+        }
+    }
+
+    private func failure(_ error: any Error, log: Logger) -> HTTPResponse {
+        switch error {
+        case let error as ParseError:
+            return ParseResponses.error(error)
+        case let error as MessagingError:
+            log.warning("files service call failed", ["error": error.description])
+            return ParseResponses.error(error.parseError)
+        case HTTPBodyStream.Failure.tooLarge:
+            return ParseResponses.payloadTooLarge
+        case HTTPBodyStream.Failure.incomplete:
+            log.info("upload cut short by the client")
+            return ParseResponses.badRequest
+        default:
+            log.error("files service call failed", ["error": "\(error)"])
+            return ParseResponses.error(.internalError)
+        }
+    }
+
+    private func upload(_ request: HTTPRequest, name: String, calls: FileServiceCalls, serverURL: String,
+                        log: Logger) async throws -> HTTPResponse {
+        guard let body = FileUploadBody(request, applicationId: configuration.applicationId) else {
+            return ParseResponses.unauthorized
+        }
+        guard let identity = try await identity(request, bodyFields: body.envelope, requestId: calls.requestId) else {
+            return ParseResponses.unauthorized
+        }
+        var source = BufferedUploadSource(body.bytes)
+        let description = FileUpload.Description(name: name, contentType: body.contentType, metadata: body.metadata,
+                                                 tags: body.tags)
+        let state = try await FileUpload(calls: calls, identity: identity, log: log).send(&source, description)
+        return created(state, serverURL: serverURL)
+    }
+
+    /// An upload whose body is still arriving: the keys are checked from the head before any byte is read.
+    /// Only the JavaScript SDK's JSON form (keys inside the body) has to be read whole first.
+    func respondStreamed(to head: HTTPRequest, body stream: HTTPBodyStream, path: String, requestId: String,
+                         serverURL: String) async -> HTTPResponse {
+        let log = logger.with("request.id", requestId)
+        let calls = FileServiceCalls(client: client, requestId: requestId, timeout: configuration.requestTimeout)
+        guard case .upload(let name) = FileRoute(method: head.method, path: path) else {
+            return ParseResponses.unknownRoute(head.method, head.path)
+        }
+        do {
+            if head.headers["X-Parse-Application-Id"] != configuration.applicationId {
+                var whole = head
+                whole.body = try await stream.collect()
+                return try await upload(whole, name: name, calls: calls, serverURL: serverURL, log: log)
+            }
+            guard let identity = try await identity(head, bodyFields: [:], requestId: requestId) else {
+                return ParseResponses.unauthorized
+            }
+            var source = StreamedUploadSource(stream)
+            let description = FileUpload.Description(name: name, contentType: head.headers["Content-Type"])
+            let state = try await FileUpload(calls: calls, identity: identity, log: log).send(&source, description)
+            return created(state, serverURL: serverURL)
+        } catch {
+            return failure(error, log: log)
+        }
+    }
+
+    private func created(_ state: FileUploadState, serverURL: String) -> HTTPResponse {
+        let base = publicServerURL ?? serverURL
+        let url = "\(base)/files/\(configuration.applicationId)/\(FileResponses.encodeURIComponent(state.name))"
+        return FileResponses.created(url: url, name: state.name)
+    }
+
+    private func metadata(_ name: String, calls: FileServiceCalls) async throws -> HTTPResponse {
+        do {
+            let answer: FileMetadata = try await calls.send(FileCommands.metadata, FileNameReference(name: name),
+                                                           identity: .anonymous)
+            return ParseResponses.json(200, Array((try? JSONEncoder.sorted.encode(answer)) ?? Data("{}".utf8)))
+        } catch is ParseError {
+            return ParseResponses.json(200, "{}")
+        }
+    }
+
+    private func delete(_ request: HTTPRequest, name: String, calls: FileServiceCalls) async throws -> HTTPResponse {
+        let envelope = (try? JSONBody(request.body))?.envelope ?? [:]
+        guard let identity = try await identity(request, bodyFields: envelope, requestId: calls.requestId) else { return ParseResponses.unauthorized }
+        guard identity.isMaster else { return FileResponses.masterKeyRequired }
+        let _: Empty = try await calls.send(FileCommands.delete, FileNameReference(name: name), identity: identity)
+        return FileResponses.deleted
+    }
+
+    /// The caller as parse-server's `handleParseHeaders` sees it; nil for a 403.
+    private func identity(_ request: HTTPRequest, bodyFields: [String: String], requestId: String) async throws -> Identity? {
+        let access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
+                                 masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys)
+        let credentials = RequestCredentials(headers: request.headers, bodyFields: bodyFields)
+        guard case .allowed(let identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
+            return nil
+        }
+        if let token = identity.sessionToken, !identity.isMaster {
+            return try await sessions.identity(for: token, requestId: requestId)
+        }
+        return identity
+    }
+}

@@ -1,0 +1,15 @@
+import Contracts
+import Messaging
+
+/// One request's calls to the files service, sharing its request id and timeout.
+struct FileServiceCalls: Sendable {
+    let client: RPCClient
+    let requestId: String
+    let timeout: Duration
+
+    func send<Payload: Codable & Sendable, Result: Codable & Sendable>(
+        _ type: String, _ payload: Payload, identity: Identity
+    ) async throws -> Result {
+        try await client.send(type, payload, to: .files, requestId: requestId, identity: identity, timeout: timeout)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPServer
+
+/// File uploads take their body as a stream (`HTTPStreamingResponder`), so neither the gateway nor the files
+/// service holds a whole file: the server reads the next part from the client only once the previous one is on
+/// its way to the files service.
+extension GatewayResponder: HTTPStreamingResponder {
+    func streamsBody(of head: HTTPRequest) -> Bool {
+        guard head.method == "POST", let path = routePath(head.path), FileRoute.isFileRoute(path) else { return false }
+        if case .upload = FileRoute(method: head.method, path: path) { return true }
+        return false
+    }
+
+    func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
+        let requestId = head.headers["X-Parse-Request-Id"] ?? UUID().uuidString.lowercased()
+        guard let path = routePath(head.path) else { return ParseResponses.unknownRoute(head.method, head.path) }
+        return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
+            .respondStreamed(to: head, body: body, path: path, requestId: requestId,
+                             serverURL: serverURL(for: head))
+    }
+}
+
+extension SessionAwareResponder: HTTPStreamingResponder {
+    func streamsBody(of head: HTTPRequest) -> Bool { inner.streamsBody(of: head) }
+
+    func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
+        await inner.respond(to: head, body: body)
+    }
+}

@@ -1,0 +1,42 @@
+import Contracts
+import Foundation
+import HTTPServer
+import Messaging
+import ParseWire
+import Runtime
+
+/// Sends a vote to `votes` and, for a body that also changed other fields, those fields to `posts` after it,
+/// answering as one update: the vote's total, the other fields' echo and the later `updatedAt`.
+struct VoteForwarder: Sendable {
+    let client: RPCClient
+    let timeout: Duration
+    let logger: Logger
+
+    func send(_ plan: VoteRoute.Plan, requestId: String, identity: Identity, serverURL: String) async -> HTTPResponse {
+        do {
+            let voted: RESTResponse = try await client.send(CastVote.type, plan.vote, to: .votes, requestId: requestId,
+                                                            identity: identity, timeout: timeout)
+            guard let rest = plan.rest, voted.status == 200 else { return Self.response(voted) }
+            let path = "classes/\(plan.vote.className)/\(plan.vote.objectId)"
+            let updated: RESTResponse = try await client.send(
+                RESTRequest.type, RESTRequest(method: "PUT", path: path, query: [:], body: rest, serverURL: serverURL),
+                to: .posts, requestId: requestId + ".fields", identity: identity, timeout: timeout)
+            guard updated.status == 200 else { return Self.response(updated) }
+            var merged = JSONValue.parse(voted.body)?.objectValue ?? [:]
+            for (key, value) in JSONValue.parse(updated.body)?.objectValue ?? [:] { merged[key] = value }
+            return ParseResponses.json(200, JSONValue.object(merged).jsonText)
+        } catch let error as ParseError {
+            return ParseResponses.error(error)
+        } catch let error as MessagingError {
+            logger.warning("vote call failed", ["error": error.description])
+            return ParseResponses.error(error.parseError)
+        } catch {
+            logger.error("vote call failed", ["error": "\(error)"])
+            return ParseResponses.error(.internalError)
+        }
+    }
+
+    private static func response(_ answer: RESTResponse) -> HTTPResponse {
+        ParseResponses.json(answer.status, answer.body, extra: answer.headers.sorted { $0.key < $1.key })
+    }
+}

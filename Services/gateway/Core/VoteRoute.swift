@@ -1,0 +1,43 @@
+import Contracts
+import Foundation
+import ParseWire
+
+/// Tells a vote from any other update: `PUT classes/<Class>/<id>` whose body changes a vote field with an
+/// `Increment` of a number or a plain number (the `votes = votes + 1` of older code). Such a body goes to `votes`;
+/// when it also changes other fields, those go to `posts` afterwards as a plain update (see docs/vote-events.md).
+/// Everything else goes to `posts` unchanged.
+struct VoteRoute: Sendable {
+    struct Plan: Sendable, Equatable {
+        var vote: CastVote
+        /// The rest of the body, for `posts`; nil when the body was only the vote.
+        var rest: String?
+    }
+
+    var fields: VoteFields
+
+    func plan(method: String, path: String, body: String?) -> Plan? {
+        guard method == "PUT", let body else { return nil }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "classes", !parts[1].hasPrefix("_"), !parts[2].isEmpty else { return nil }
+        let className = String(parts[1]), objectId = String(parts[2])
+        guard let object = JSONValue.parse(body)?.objectValue else { return nil }
+        let votes = object.keys.filter { fields.isVoteField($0, in: className) }.sorted()
+        // Two vote fields in one body are two counters: left to `posts` rather than split three ways.
+        guard votes.count == 1, let field = votes.first, let change = object[field] else { return nil }
+        let kind: CastVote.Kind, value: Double
+        if let number = change.numberValue {
+            kind = .set
+            value = number
+        } else if change["__op"]?.stringValue == "Increment", let amount = change["amount"]?.numberValue {
+            kind = .increment
+            value = amount
+        } else {
+            return nil
+        }
+        guard value.isFinite else { return nil }
+        var rest = object
+        rest[field] = nil
+        return Plan(vote: CastVote(className: className, objectId: objectId, field: field, kind: kind, value: value),
+                    rest: rest.isEmpty ? nil : JSONValue.object(rest).jsonText)
+    }
+}

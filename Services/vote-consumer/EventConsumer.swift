@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Messaging
+import Runtime
+import Synchronization
+
+/// Consumes vote events from a durable queue of its own, one at a time in arrival order: prints or forwards each,
+/// then acks it, so an event is lost neither by a crash of this process nor of the broker (it comes again, and
+/// the id says it is a duplicate). Events of one object can be ordered by `data.sequence`.
+final class EventConsumer: Sendable {
+    private let options: VoteConsumerOptions
+    private let logger: Logger
+    private let connection: AMQPConnection
+    private let deliveries: AsyncStream<Delivery>
+    private let endOfDeliveries: AsyncStream<Delivery>.Continuation
+
+    init(options: VoteConsumerOptions, url: AMQPURL, exchange: String, logger: Logger) {
+        self.options = options
+        self.logger = logger
+        var topology = Topology()
+        topology.addPrivateEventQueue(options.queue, exchange: exchange, routingKeys: options.routingKeys)
+        // Durable and shared rather than private: events keep arriving in it while the consumer is stopped.
+        for index in topology.queues.indices where topology.queues[index].name == options.queue {
+            topology.queues[index].durable = true
+            topology.queues[index].exclusive = false
+            topology.queues[index].autoDelete = false
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Delivery.self)
+        deliveries = stream
+        endOfDeliveries = continuation
+        let consumer = AMQPConnection.Consumer(queue: options.queue) { delivery in continuation.yield(delivery) }
+        connection = AMQPConnection(url: url, options: .init(name: "vote-consumer", topology: topology,
+                                                             consumers: [consumer], prefetch: 64),
+                                    logger: logger)
+    }
+
+    func run() async throws {
+        connection.start()
+        logger.info("consuming", ["queue": options.queue, "keys": options.routingKeys.joined(separator: ",")])
+        // On SIGTERM/SIGINT: finish the event in hand, ack it, and stop; the rest stay in the queue.
+        let stop = Task { [endOfDeliveries] in
+            _ = await ShutdownSignal.wait()
+            endOfDeliveries.finish()
+        }
+        var handled = 0
+        for await delivery in deliveries {
+            while true {
+                do {
+                    try await handle(delivery)
+                    break
+                } catch {
+                    logger.warning("could not forward an event; retrying", ["error": "\(error)", "msg.id": delivery.messageId ?? ""])
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+            connection.ack(delivery)
+            handled += 1
+            if let limit = options.limit, handled >= limit { break }
+        }
+        stop.cancel()
+        await connection.stop()
+    }
+
+    private func handle(_ delivery: Delivery) async throws {
+        guard let target = options.forwardURL else {
+            var line = delivery.body
+            line.append(UInt8(ascii: "\n"))
+            FileHandle.standardOutput.write(Data(line))
+            return
+        }
+        var request = URLRequest(url: target)
+        request.httpMethod = "POST"
+        request.setValue("application/cloudevents+json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(delivery.body)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
+            throw ConfigurationError("the forward target answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Messaging
+import Runtime
+import Storage
+
+/// The entry point: parses the command line and runs the chosen mode; returns the exit status.
+enum VoteConsumerCommand {
+    static func main(_ arguments: [String]) async -> Int32 {
+        let options: VoteConsumerOptions
+        do {
+            options = try VoteConsumerOptions(arguments: arguments)
+        } catch {
+            FileHandle.standardError.write(Data("vote-consumer: \(error)\n\(VoteConsumerOptions.usage)\n".utf8))
+            return 2
+        }
+        let env = Environment()
+        let logger = Logger(service: "vote-consumer", level: LogLevel(name: env.string("PARSE_LOG_LEVEL", default: "info")) ?? .info)
+        do {
+            switch options.mode {
+            case .help:
+                print(VoteConsumerOptions.usage)
+            case .consume:
+                let url = try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/"))
+                let exchange = env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events")
+                try await EventConsumer(options: options, url: url, exchange: exchange, logger: logger).run()
+            case .replay:
+                let database = env.string("PARSE_DATABASE_URL", default: "postgres://postgres@127.0.0.1:55432/parse_votes")
+                try await LedgerReplay(options: options, databaseURL: database, logger: logger).run()
+            }
+            return 0
+        } catch {
+            logger.error("vote-consumer failed", ["error": "\(error)"])
+            return 1
+        }
+    }
+}

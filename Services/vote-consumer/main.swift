@@ -1,0 +1,3 @@
+import Foundation
+
+exit(await VoteConsumerCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,38 @@
+import Contracts
+
+/// One vote as the ledger records it before it is applied.
+struct Ballot: Sendable, Equatable {
+    var ballotId: String
+    var requestId: String
+    var voter: Identity
+    var vote: CastVote
+
+    var target: BallotTarget { BallotTarget(className: vote.className, objectId: vote.objectId, field: vote.field) }
+}
+
+/// The counter a ballot changes; ballots of one target are batched together.
+struct BallotTarget: Hashable, Sendable {
+    var className: String
+    var objectId: String
+    var field: String
+}
+
+/// What an applied ballot got; the client's answer is built from it, the first time and on every replay.
+struct AppliedBallot: Sendable, Equatable {
+    var total: Double
+    var updatedAt: String
+
+    /// `{"votes":11,"updatedAt":"..."}`, as parse-server answers an Increment, or `{"updatedAt":"..."}` for a plain
+    /// set, which parse-server does not echo. The field name is a checked identifier and the date a Parse date, so
+    /// neither needs escaping.
+    func response(to vote: CastVote) -> RESTResponse {
+        guard vote.kind == .increment else { return RESTResponse(status: 200, body: "{\"updatedAt\":\"\(updatedAt)\"}") }
+        return RESTResponse(status: 200, body: "{\"\(vote.field)\":\(Self.number(total)),\"updatedAt\":\"\(updatedAt)\"}")
+    }
+
+    /// Whole numbers without a fraction, as JavaScript prints them.
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value && abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,131 @@
+import Contracts
+import Foundation
+import ParseWire
+import Storage
+
+/// The ledger's statements. A ballot is recorded `pending` before it is sent to `posts`, and marked `applied`
+/// (with its event in the outbox, in the same transaction) only after `posts` committed it.
+struct BallotLedger: Sendable {
+    let pool: PostgresPool
+
+    /// A ballot already in the ledger under the same request id.
+    enum Existing: Sendable {
+        case pending(Ballot)
+        case applied(Ballot, AppliedBallot)
+        case rejected(Ballot, ParseError)
+    }
+
+    /// Records `ballots` in one statement; for each whose request id is already there, returns what is there,
+    /// keyed by request id (absent: newly recorded).
+    func record(_ ballots: [Ballot]) async throws -> [String: Existing] {
+        let literal = SQLParameters.arrayLiteral
+        let inserted = try await pool.query("""
+            INSERT INTO ballots (ballot_id, request_id, voter, voter_identity, class_name, object_id, field, kind, value)
+            SELECT id, request, NULLIF(voter, ''), identity, class, object, field, kind, value
+            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::text[],
+                        $9::double precision[]) AS x(id, request, voter, identity, class, object, field, kind, value)
+            ON CONFLICT (request_id) DO NOTHING RETURNING request_id
+            """, [literal(ballots.map(\.ballotId)), literal(ballots.map(\.requestId)), literal(ballots.map { $0.voter.userId ?? "" }),
+                  literal(ballots.map { Self.identityText($0.voter) }), literal(ballots.map(\.vote.className)),
+                  literal(ballots.map(\.vote.objectId)), literal(ballots.map(\.vote.field)),
+                  literal(ballots.map(\.vote.kind.rawValue)), literal(ballots.map { String($0.vote.value) })])
+        let fresh = Set(inserted.rows.compactMap { $0["request_id"] })
+        let others = ballots.map(\.requestId).filter { !fresh.contains($0) }
+        guard !others.isEmpty else { return [:] }
+        var existing: [String: Existing] = [:]
+        for row in try await pool.query("\(Self.selectBallot) WHERE request_id = ANY($1::text[])", [literal(others)]).rows {
+            if let requestId = row["request_id"], let found = Self.existing(row) { existing[requestId] = found }
+        }
+        for requestId in others where existing[requestId] == nil { throw LedgerError.ballotVanished(requestId) }
+        return existing
+    }
+
+    /// Pending ballots older than `age`: left behind by a crash or a `posts` that did not answer.
+    func pending(olderThan age: Duration, limit: Int = 500) async throws -> [Ballot] {
+        let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+        return try await pool.query(
+            "\(Self.selectBallot) WHERE state = 'pending' AND created_at < now() - make_interval(secs => $1) ORDER BY created_at LIMIT \(limit)",
+            [seconds]).rows.compactMap(Self.ballot)
+    }
+
+    /// Marks what `posts` answered, in one transaction: applied ballots get their total, sequence and event;
+    /// refused ones their error. A ballot already marked (by a concurrent retry) is left alone, so it never gets a
+    /// second event.
+    func settle(_ ballots: [Ballot], outcomes: [AppliedIncrements.Outcome]) async throws {
+        let byId = Dictionary(ballots.map { ($0.ballotId, $0) }, uniquingKeysWith: { first, _ in first })
+        let refused = outcomes.filter { $0.error != nil && byId[$0.ballotId] != nil }
+        let applied = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
+        let eventIds = applied.map { _ in UUID().uuidString.lowercased() }
+        let literal = SQLParameters.arrayLiteral
+        try await pool.transaction { connection in
+            if !refused.isEmpty {
+                _ = try await connection.query("""
+                    UPDATE ballots AS b SET state = 'rejected', error_code = x.code, error_message = x.message
+                    FROM unnest($1::uuid[], $2::integer[], $3::text[]) AS x(id, code, message)
+                    WHERE b.ballot_id = x.id AND b.state = 'pending'
+                    """, [literal(refused.map(\.ballotId)), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
+                          literal(refused.map { $0.error?.message ?? "" })])
+            }
+            guard !applied.isEmpty else { return }
+            let marked = try await connection.query("""
+                UPDATE ballots AS b SET state = 'applied', amount = x.amount, total = x.total, sequence = x.sequence,
+                    updated_at = x.updated, event_id = x.event, applied_at = now()
+                FROM unnest($1::uuid[], $2::double precision[], $3::double precision[], $4::bigint[], $5::text[], $6::uuid[])
+                    AS x(id, amount, total, sequence, updated, event)
+                WHERE b.ballot_id = x.id AND b.state = 'pending' RETURNING b.ballot_id::text AS ballot_id
+                """, [literal(applied.map(\.ballotId)), literal(applied.map { String($0.amount ?? 0) }),
+                      literal(applied.map { String($0.total ?? 0) }), literal(applied.map { String($0.sequence ?? 0) }),
+                      literal(applied.map { $0.updatedAt ?? "" }), literal(eventIds)])
+            let markedIds = Set(marked.rows.compactMap { $0["ballot_id"] })
+            var events: [(id: String, routingKey: String, payload: String)] = []
+            for (outcome, eventId) in zip(applied, eventIds) where markedIds.contains(outcome.ballotId) {
+                guard let ballot = byId[outcome.ballotId] else { continue }
+                events.append(try VoteEvents.encoded(eventId: eventId, ballot: ballot, amount: outcome.amount ?? 0,
+                                                     total: outcome.total ?? 0, sequence: outcome.sequence ?? 0))
+            }
+            guard !events.isEmpty else { return }
+            // The outbox rows `Outbox.add` writes, all in one statement.
+            _ = try await connection.query(
+                "INSERT INTO outbox (event_id, routing_key, payload) SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[])",
+                [literal(events.map(\.id)), literal(events.map(\.routingKey)), literal(events.map(\.payload))])
+        }
+    }
+
+    static let selectBallot = """
+        SELECT ballot_id::text AS ballot_id, request_id, voter_identity::text AS voter_identity, class_name, object_id, field,
+               kind, value, state, total, updated_at, error_code, error_message FROM ballots
+        """
+
+    static func existing(_ row: PostgresRow) -> Existing? {
+        guard let ballot = ballot(row) else { return nil }
+        switch row["state"] {
+        case "applied":
+            return .applied(ballot, AppliedBallot(total: row.double("total") ?? 0, updatedAt: row["updated_at"] ?? ""))
+        case "rejected":
+            return .rejected(ballot, ParseError(.init(rawValue: row.int("error_code") ?? 1), row["error_message"] ?? ""))
+        default:
+            return .pending(ballot)
+        }
+    }
+
+    static func ballot(_ row: PostgresRow) -> Ballot? {
+        guard let id = row["ballot_id"], let requestId = row["request_id"], let className = row["class_name"],
+              let objectId = row["object_id"], let field = row["field"],
+              let kind = row["kind"].flatMap(CastVote.Kind.init(rawValue:)), let value = row.double("value"),
+              let voter = row["voter_identity"].flatMap({ try? JSONDecoder().decode(Identity.self, from: Data($0.utf8)) })
+        else { return nil }
+        return Ballot(ballotId: id, requestId: requestId, voter: voter,
+                      vote: CastVote(className: className, objectId: objectId, field: field, kind: kind, value: value))
+    }
+
+    /// The voter as `posts` needs it to check permissions; the session token is not kept.
+    static func identityText(_ identity: Identity) -> String {
+        var kept = identity
+        kept.sessionToken = nil
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(kept)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+enum LedgerError: Error { case ballotVanished(String) }

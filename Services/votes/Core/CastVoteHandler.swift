@@ -1,0 +1,57 @@
+import Contracts
+import Foundation
+import ParseWire
+
+/// `vote.cast.v1`: records the ballot (idempotent on the request id), has it applied, answers as parse-server
+/// answers the Increment. The answer leaves only once the ballot is applied and marked so in the ledger.
+struct CastVoteHandler: Sendable {
+    let recorder: BallotRecorder
+    let batcher: BallotBatcher
+    let configuration: VotesConfiguration
+
+    func handle(_ command: Command<CastVote>) async throws -> RESTResponse {
+        let vote = command.payload
+        try Self.validate(vote)
+        let ballot = Ballot(ballotId: UUID().uuidString.lowercased(), requestId: command.requestId,
+                            voter: command.identity, vote: vote)
+        guard let existing = try await recorder.record(ballot) else { return try await apply(ballot) }
+        let recorded: Ballot
+        switch existing {
+        case .pending(let stored): recorded = stored
+        case .applied(let stored, _), .rejected(let stored, _): recorded = stored
+        }
+        guard recorded.vote == vote, recorded.voter.userId == ballot.voter.userId else {
+            throw ParseError(.duplicateRequest, "Duplicate request")
+        }
+        if configuration.duplicateRequests == .reject { throw ParseError(.duplicateRequest, "Duplicate request") }
+        switch existing {
+        case .pending(let stored): return try await apply(stored)
+        case .applied(_, let applied): return applied.response(to: vote)
+        case .rejected(_, let error): throw error
+        }
+    }
+
+    private func apply(_ ballot: Ballot) async throws -> RESTResponse {
+        switch try await batcher.submit(ballot) {
+        case .success(let applied): return applied.response(to: ballot.vote)
+        case .failure(let error): throw error
+        }
+    }
+
+    static func validate(_ vote: CastVote) throws(ParseError) {
+        guard isIdentifier(vote.className) else {
+            throw ParseError(.invalidClassName, "Invalid classname: \(vote.className), classnames can only have alphanumeric characters and _, and must start with an alpha character ")
+        }
+        guard isIdentifier(vote.field) else { throw ParseError(.invalidKeyName, "Invalid field name: \(vote.field).") }
+        guard !vote.objectId.isEmpty, vote.objectId.count <= 64 else { throw ParseError(.objectNotFound, "Object not found.") }
+        guard vote.value.isFinite else { throw ParseError(.invalidJSON, "Increment amount must be a number.") }
+    }
+
+    /// `^[A-Za-z][A-Za-z0-9_]*$`, as the posts service names classes and fields.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic, name.utf8.count <= 63 else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    }
+}

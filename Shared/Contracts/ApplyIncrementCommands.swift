@@ -1,0 +1,73 @@
+import ParseWire
+
+/// `votes.apply.v1`: `votes` asks `posts` to apply ballots to counters, in one transaction. Each ballot is keyed
+/// by its id, so a ballot sent again (a retry, a recovery) is applied once and answered with what it got the first
+/// time. The answer is an `AppliedIncrements` with one outcome per ballot.
+public struct ApplyIncrementBatch: Codable, Sendable, Equatable {
+    public static let type = "votes.apply.v1"
+
+    public var groups: [ApplyIncrements]
+
+    public init(groups: [ApplyIncrements]) { self.groups = groups }
+}
+
+/// The ballots of one counter (class, object, field) in an `ApplyIncrementBatch`.
+public struct ApplyIncrements: Codable, Sendable, Equatable {
+    public struct Ballot: Codable, Sendable, Equatable {
+        public var ballotId: String
+        public var kind: CastVote.Kind
+        public var value: Double
+        /// Whose write permission (ACL, class-level permissions) the ballot needs.
+        public var voter: Identity
+
+        public init(ballotId: String, kind: CastVote.Kind, value: Double, voter: Identity) {
+            self.ballotId = ballotId
+            self.kind = kind
+            self.value = value
+            self.voter = voter
+        }
+    }
+
+    public var className: String
+    public var objectId: String
+    public var field: String
+    /// Applied in this order, each one's total following the previous one's.
+    public var ballots: [Ballot]
+
+    public init(className: String, objectId: String, field: String, ballots: [Ballot]) {
+        self.className = className
+        self.objectId = objectId
+        self.field = field
+        self.ballots = ballots
+    }
+}
+
+/// What `posts` did with each ballot of an `ApplyIncrementBatch`.
+public struct AppliedIncrements: Codable, Sendable, Equatable {
+    public struct Outcome: Codable, Sendable, Equatable {
+        public var ballotId: String
+        /// Nil when applied (now or before); else the refusal the voter gets (ACL, missing object, wrong type).
+        public var error: ParseError?
+        /// The change made to the counter (for a plain set: the difference to the previous total).
+        public var amount: Double?
+        /// The counter right after this ballot.
+        public var total: Double?
+        /// The ballot's rank among the ballots applied to this (class, object, field), from 1, without gaps.
+        public var sequence: Int?
+        public var updatedAt: String?
+
+        public init(ballotId: String, error: ParseError? = nil, amount: Double? = nil, total: Double? = nil,
+                    sequence: Int? = nil, updatedAt: String? = nil) {
+            self.ballotId = ballotId
+            self.error = error
+            self.amount = amount
+            self.total = total
+            self.sequence = sequence
+            self.updatedAt = updatedAt
+        }
+    }
+
+    public var outcomes: [Outcome]
+
+    public init(outcomes: [Outcome]) { self.outcomes = outcomes }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    @Suite struct VotesHTTP {
+        @Test func concurrentVotesAddExactlyNWithDistinctTotals() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["name": "Tom", "votes": 0])
+            let n = 60
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for _ in 0..<n { group.addTask { try await VotesAPI.increment(cls, id) } }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.status == 200 }, "\(replies.filter { $0.status != 200 }.map(\.text))")
+            let totals = replies.compactMap { ($0.json?["votes"] as? NSNumber)?.intValue }
+            #expect(Set(totals) == Set(1...n))
+            #expect(replies.allSatisfy { ($0.json?["updatedAt"] as? String)?.hasSuffix("Z") == true })
+            #expect(try await VotesAPI.count(cls, id) == Double(n))
+
+            let ledger = try VotesAPI.ledger(cls, id)
+            #expect(ledger.applied == n && ledger.sum == Double(n))
+            #expect(ledger.sequences == Array(1...n))
+            #expect(ledger.eventIds == n && ledger.outboxEvents == n)
+        }
+
+        @Test func answerIsParseServersAndAReadAfterSeesTheTotal() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["votes": 10])
+            let reply = try await VotesAPI.increment(cls, id, amount: 1)
+            #expect(reply.status == 200)
+            let json = try #require(reply.json)
+            #expect(Set(json.keys) == ["votes", "updatedAt"])
+            #expect(json["votes"] as? Int == 11)
+            #expect(reply.text.hasPrefix(#"{"votes":11,"updatedAt":""#))
+            let read = try await PostsHTTP.send("GET", "/classes/\(cls)/\(id)")
+            #expect(read.json?["votes"] as? Int == 11)
+            #expect(read.json?["updatedAt"] as? String == json["updatedAt"] as? String)
+        }
+
+        @Test func aRetriedRequestIdIsAppliedOnceAndAnsweredTheSame() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["votes": 0])
+            let requestId = UUID().uuidString
+            let first = try await VotesAPI.increment(cls, id, requestId: requestId)
+            let again = try await VotesAPI.increment(cls, id, requestId: requestId)
+            #expect(first.status == 200 && again.status == 200)
+            #expect(first.text == again.text)
+            _ = try await VotesAPI.increment(cls, id)
+            #expect(try await VotesAPI.count(cls, id) == 2)
+            // The same request id for another object is a different request: refused as parse-server does.
+            let other = try await PostsHTTP.create(cls, ["votes": 0])
+            let reused = try await VotesAPI.increment(cls, other, requestId: requestId)
+            #expect(reused.status == 400 && reused.code == 159, "\(reused.text)")
+            #expect(try VotesAPI.ledger(cls, id).applied == 2)
+        }
+
+        @Test func aPlainSetIsABallotOfTheDifference() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["votes": 3])
+            let set = try await VotesAPI.put(cls, id, ["votes": 4])
+            #expect(set.status == 200)
+            #expect(set.json.map { Set($0.keys) } == ["updatedAt"])
+            _ = try await VotesAPI.increment(cls, id, amount: 2)
+            #expect(try await VotesAPI.count(cls, id) == 6)
+            let ledger = try VotesAPI.ledger(cls, id)
+            // The counter is the value at creation plus the ledger's sum.
+            #expect(ledger.applied == 2 && ledger.sum == 3)
+        }
+
+        @Test func aVoteNeedsWritePermissionAndAnObject() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let locked = try await PostsHTTP.create(cls, ["votes": 0, "ACL": ["*": ["read": true]]], master: true)
+            let refused = try await VotesAPI.increment(cls, locked)
+            #expect(refused.status == 404 && refused.text == #"{"code":101,"error":"Object not found."}"#)
+            #expect(try await VotesAPI.count(cls, locked) == 0)
+            let missing = try await VotesAPI.increment(cls, "nosuchobject")
+            #expect(missing.status == 404 && missing.code == 101)
+            #expect(try VotesAPI.ledger(cls, locked).applied == 0)
+        }
+
+        @Test func aMixedBodyVotesThenUpdatesTheOtherFields() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["votes": 1, "name": "Tom"])
+            let reply = try await VotesAPI.increment(cls, id, extra: ["name": "Felix"])
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.json?["votes"] as? Int == 2)
+            let read = try await PostsHTTP.send("GET", "/classes/\(cls)/\(id)")
+            #expect(read.json?["votes"] as? Int == 2 && read.json?["name"] as? String == "Felix")
+        }
+
+        @Test func otherIncrementsAreNotVotes() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["votes": 0, "score": 1])
+            let reply = try await PostsHTTP.send("PUT", "/classes/\(cls)/\(id)", ["score": ["__op": "Increment", "amount": 2]])
+            #expect(reply.json?["score"] as? Int == 3)
+            #expect(try VotesAPI.ledger(cls, id).applied == 0)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Votes as the cats app casts them, and looks into the ledger (`parse_votes`) and the counters' applied ballots
+/// (`parse_posts`) with psql, to check what the HTTP answers cannot show.
+enum VotesAPI {
+    static func increment(_ className: String, _ id: String, amount: Double = 1, field: String = "votes",
+                          requestId: String? = nil, token: String? = nil, extra: [String: Any] = [:]) async throws -> Reply {
+        var body: [String: Any] = [field: ["__op": "Increment", "amount": amount]]
+        body.merge(extra) { $1 }
+        return try await put(className, id, body, requestId: requestId, token: token)
+    }
+
+    static func put(_ className: String, _ id: String, _ body: [String: Any], requestId: String? = nil,
+                    token: String? = nil) async throws -> Reply {
+        var headers = HTTP.appHeaders
+        headers["Content-Type"] = "application/json"
+        if let requestId { headers["X-Parse-Request-Id"] = requestId }
+        if let token { headers["X-Parse-Session-Token"] = token }
+        return try await HTTP.send("PUT", "/classes/\(className)/\(id)", headers: headers,
+                                   body: try JSONSerialization.data(withJSONObject: body))
+    }
+
+    static func count(_ className: String, _ id: String, field: String = "votes") async throws -> Double? {
+        let reply = try await PostsHTTP.send("GET", "/classes/\(className)/\(id)", master: true)
+        return (reply.json?[field] as? NSNumber)?.doubleValue
+    }
+
+    /// One SQL query's rows (unaligned, `|`-separated) in the service's database.
+    static func sql(_ database: String, _ query: String) throws -> [String] {
+        guard let scratch = TestStack.environment["PARSE_TEST_DATABASE_URL"],
+              let slash = scratch.range(of: "/", options: .backwards) else {
+            throw PostsTestError(description: "PARSE_TEST_DATABASE_URL is not set")
+        }
+        let url = scratch[..<slash.lowerBound] + "/" + database
+        let psql = FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/15/bin/psql")
+            ? "/usr/lib/postgresql/15/bin/psql" : "psql"
+        let command = "\(psql) '\(url)' -X -q -t -A -c \"\(query)\""
+        guard let pipe = popen(command, "r") else { throw PostsTestError(description: "cannot run psql") }
+        var output = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        guard pclose(pipe) == 0 else { throw PostsTestError(description: "psql failed: \(query)") }
+        return output.split(separator: "\n").map(String.init)
+    }
+
+    /// The ledger's view of one object: applied ballots, the sum of their amounts, their sequences in order, and
+    /// how many distinct event ids they have, and how many of those are in the outbox.
+    struct Ledger {
+        var applied: Int
+        var sum: Double
+        var sequences: [Int]
+        var eventIds: Int
+        var outboxEvents: Int
+    }
+
+    static func ledger(_ className: String, _ id: String) throws -> Ledger {
+        let filter = "class_name = '\(className)' AND object_id = '\(id)' AND state = 'applied'"
+        let summary = try sql("parse_votes", "SELECT count(*), COALESCE(sum(amount), 0), count(DISTINCT event_id) FROM ballots WHERE \(filter)")
+            .first?.split(separator: "|").map(String.init) ?? []
+        let sequences = try sql("parse_votes", "SELECT sequence FROM ballots WHERE \(filter) ORDER BY sequence").compactMap { Int($0) }
+        let outbox = try sql("parse_votes", "SELECT count(*) FROM outbox o JOIN ballots b ON o.event_id = b.event_id WHERE \(filter.replacingOccurrences(of: "class_name", with: "b.class_name").replacingOccurrences(of: "object_id", with: "b.object_id").replacingOccurrences(of: "state", with: "b.state"))")
+        return Ledger(applied: Int(summary.first ?? "") ?? -1, sum: Double(summary.dropFirst().first ?? "") ?? -1,
+                      sequences: sequences, eventIds: Int(summary.dropFirst(2).first ?? "") ?? -1,
+                      outboxEvents: Int(outbox.first ?? "") ?? -1)
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for this service land with its features.
