@@ -9,6 +9,8 @@ set -euo pipefail
 
 REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
+# shellcheck source=bench/lib.sh
+source "$REPO_ROOT/bench/lib.sh"
 
 PORT=${PORT:-1337}
 MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
@@ -21,9 +23,6 @@ WARMUP=${BENCH_WARMUP:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
 readonly PORT MOUNT APP_ID BIN_DIR AMQP_URL UNCACHED_PORT DURATION WARMUP CONNECTIONS
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
-http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$@" 2>/dev/null || true; }
 
 WORK_DIR=""
 UNCACHED_PID=""
@@ -38,12 +37,6 @@ cleanup() {
     exit "$status"
 }
 
-to_ms() {
-    awk -v v="$1" 'BEGIN {
-        n = v + 0
-        if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
-        printf "%.3f", n }'
-}
 
 # measure NAME URL [wrk options...]: records "req/s p50_ms p99_ms" in RESULTS[NAME].
 declare -A RESULTS=()

@@ -11,6 +11,8 @@ set -euo pipefail
 
 REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
+# shellcheck source=bench/lib.sh
+source "$REPO_ROOT/bench/lib.sh"
 readonly STACK="$REPO_ROOT/deploy/stack"
 
 PORT=${PORT:-1337}
@@ -31,13 +33,9 @@ readonly FILES_DB=parse_files
 readonly PG_DB=bench_files_pg
 readonly MARKER=benchfile
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
-http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$1" 2>/dev/null || true; }
 psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$db" "$@"; }
 
-STARTED_STACK=0
 SAMPLER_PID=
 WORK_DIR=$(mktemp -d /tmp/bench-files.XXXXXX)
 chmod 755 "$WORK_DIR" # PostgreSQL reads the sample files itself (pg_read_binary_file)
@@ -61,15 +59,6 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-ensure_stack() {
-    if [[ $(http_status "$BASE/health") == 200 ]]; then
-        say "using the stack already answering on port $PORT"
-        return 0
-    fi
-    say "no gateway answers on port $PORT; starting one with deploy/stack up (stopped at the end)"
-    STARTED_STACK=1
-    "$STACK" up >/dev/null
-}
 
 session_token() {
     local name="bench_files_$RANDOM$RANDOM"

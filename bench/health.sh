@@ -8,6 +8,8 @@ set -euo pipefail
 
 REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
+# shellcheck source=bench/lib.sh
+source "$REPO_ROOT/bench/lib.sh"
 readonly STACK="$REPO_ROOT/deploy/stack"
 
 PORT=${PORT:-1337}
@@ -20,10 +22,7 @@ NGINX_WORKERS=${BENCH_NGINX_WORKERS:-1}
 export PORT
 readonly PORT MOUNT DURATION WARMUP CONNECTIONS NGINX_PORT NGINX_WORKERS
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
-http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$1" 2>/dev/null || true; }
 
 install_missing_tools() {
     local missing=()
@@ -118,12 +117,6 @@ stop_nginx() {
 # Measuring
 
 # wrk prints latencies as 812.00us, 1.23ms or 1.02s; this turns them into milliseconds.
-to_ms() {
-    awk -v v="$1" 'BEGIN {
-        n = v + 0
-        if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
-        printf "%.3f", n }'
-}
 
 # Runs wrk on $2 after a warm-up; records "req/s p50_ms p99_ms" in RESULTS[$1] and reports errors.
 declare -A RESULTS=()

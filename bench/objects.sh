@@ -10,6 +10,8 @@ set -euo pipefail
 
 REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
+# shellcheck source=bench/lib.sh
+source "$REPO_ROOT/bench/lib.sh"
 readonly STACK="$REPO_ROOT/deploy/stack"
 
 PORT=${PORT:-1337}
@@ -30,10 +32,7 @@ readonly POSTS_DB=parse_posts
 readonly PGBENCH_DB=bench_pgbench
 readonly CLASS=BenchObject
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
-http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$1" 2>/dev/null || true; }
 psql_posts() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$POSTS_DB" "$@"; }
 psql_admin() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres "$@"; }
 api() {
@@ -45,7 +44,6 @@ api() {
 # ---------------------------------------------------------------------------------------------
 # What this run started or created, removed at exit whatever happens.
 
-STARTED_STACK=0
 WORK_DIR=$(mktemp -d /tmp/bench-objects.XXXXXX)
 
 cleanup() {
@@ -61,25 +59,10 @@ cleanup() {
     exit "$status"
 }
 
-ensure_stack() {
-    if [[ $(http_status "$BASE/health") == 200 ]]; then
-        say "using the stack already answering on port $PORT"
-        return 0
-    fi
-    say "no gateway answers on port $PORT; starting one with deploy/stack up (stopped at the end)"
-    STARTED_STACK=1
-    "$STACK" up >/dev/null
-}
 
 # ---------------------------------------------------------------------------------------------
 # Measuring
 
-to_ms() {
-    awk -v v="$1" 'BEGIN {
-        n = v + 0
-        if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
-        printf "%.3f", n }'
-}
 
 # RESULTS[name] = "req/s p50_ms p99_ms" (pgbench: "tps avg_ms -").
 declare -A RESULTS=()

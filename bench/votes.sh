@@ -10,6 +10,8 @@ set -euo pipefail
 
 REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
+# shellcheck source=bench/lib.sh
+source "$REPO_ROOT/bench/lib.sh"
 readonly STACK="$REPO_ROOT/deploy/stack"
 
 PORT=${PORT:-1337}
@@ -28,10 +30,7 @@ readonly BASE="http://127.0.0.1:$PORT$MOUNT"
 readonly PGBENCH_DB=bench_votes_pgbench
 readonly CLASS=BenchVoteCat
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
-http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$1" 2>/dev/null || true; }
 psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$db" "$@"; }
 api() {
     local method=$1 path=$2 body=${3:-}
@@ -39,7 +38,6 @@ api() {
         ${body:+--data "$body"} "$BASE$path"
 }
 
-STARTED_STACK=0
 WORK_DIR=$(mktemp -d /tmp/bench-votes.XXXXXX)
 
 cleanup() {
@@ -54,22 +52,7 @@ cleanup() {
     exit "$status"
 }
 
-ensure_stack() {
-    if [[ $(http_status "$BASE/health") == 200 ]]; then
-        say "using the stack already answering on port $PORT"
-        return 0
-    fi
-    say "no gateway answers on port $PORT; starting one with deploy/stack up (stopped at the end)"
-    STARTED_STACK=1
-    "$STACK" up >/dev/null
-}
 
-to_ms() {
-    awk -v v="$1" 'BEGIN {
-        n = v + 0
-        if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
-        printf "%.3f", n }'
-}
 
 # RESULTS[name] = "per_second p50_ms p99_ms"
 declare -A RESULTS=()
