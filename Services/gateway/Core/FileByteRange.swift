@@ -25,7 +25,7 @@ enum FileByteRange: Equatable {
         let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
         if first.isEmpty {
             // A suffix: the last N bytes.
-            guard let count = Int(last) else {
+            guard let count = Int(last), count >= 0 else {   // `bytes=--3` is garbage, not a suffix
                 self = .whole
                 return
             }

@@ -18,7 +18,8 @@ struct VoteRoute: Sendable {
     func plan(method: String, path: String, body: String?) -> Plan? {
         guard method == "PUT", let body else { return nil }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "classes", !parts[1].hasPrefix("_"), !parts[2].isEmpty else { return nil }
+        guard parts.count == 3, parts[0] == "classes", !parts[1].isEmpty,
+              !parts[1].hasPrefix("_"), !parts[2].isEmpty else { return nil }
         let className = String(parts[1]), objectId = String(parts[2])
         guard let object = JSONValue.parse(body)?.objectValue else { return nil }
         let votes = object.keys.filter { fields.isVoteField($0, in: className) }.sorted()

@@ -1,0 +1,36 @@
+import Testing
+@testable import GatewayCore
+
+@Suite struct VoteFieldsTests {
+    @Test func plainEntryIsAVoteFieldInEveryClass() {
+        let fields = VoteFields(["votes"])
+        #expect(fields.isVoteField("votes", in: "Post"))
+        #expect(fields.isVoteField("votes", in: "Comment"))
+        #expect(!fields.isVoteField("likes", in: "Post"))
+    }
+
+    @Test func classEntryIsAVoteFieldInThatClassOnly() {
+        let fields = VoteFields(["Post.likes"])
+        #expect(fields.isVoteField("likes", in: "Post"))
+        #expect(!fields.isVoteField("likes", in: "Comment"))
+        // The entry names a field of a class, not a field literally called "Post.likes".
+        #expect(!fields.isVoteField("Post.likes", in: "Post"))
+    }
+
+    @Test func entriesAreSortedIntoTheirKinds() {
+        let fields = VoteFields(["votes", "Post.likes", "score", "Comment.stars"])
+        #expect(fields.everyClass == ["votes", "score"])
+        #expect(fields.perClass == ["Post.likes", "Comment.stars"])
+    }
+
+    @Test func namesAreCaseSensitive() {
+        let fields = VoteFields(["votes", "Post.likes"])
+        #expect(!fields.isVoteField("Votes", in: "Post"))
+        #expect(!fields.isVoteField("likes", in: "post"))
+    }
+
+    @Test func noEntriesMeansNoVoteFields() {
+        let fields = VoteFields([])
+        #expect(!fields.isVoteField("votes", in: "Post"))
+    }
+}
