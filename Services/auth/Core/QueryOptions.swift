@@ -42,7 +42,8 @@ struct QueryOptions: Sendable {
             guard let number = value.numberValue ?? value.stringValue.flatMap(Double.init), number.isFinite else {
                 throw ParseError(.invalidQuery, "Invalid parameter for query: limit")
             }
-            limit = max(0, min(Self.maximumLimit, Int(number)))
+            // Clamped as a Double first: converting a huge number such as 1e300 to Int would trap.
+            limit = Int(max(0, min(Double(Self.maximumLimit), number)))
         }
         if let value = values["skip"] {
             guard let number = value.numberValue ?? value.stringValue.flatMap(Double.init), number.isFinite, number >= 0,
