@@ -44,7 +44,13 @@ public enum ServiceHost {
         var router = CommandRouter()
         let pong = PongSource(service: definition.name)
         router.register(Ping.type, Ping.self) { _, _ in try await pong.answer(pool: pool) }
-        definition.registerCommands(&router, pool)
+        // One connection for every call this service's handlers make to other services (posts asking auth for
+        // users, votes asking posts to apply ballots).
+        let calls = RPCClient(url: configuration.amqpURL, name: "\(definition.name.rawValue)-calls",
+                              eventExchange: configuration.eventExchange, logger: logger)
+        calls.start()
+        // A malformed setting of the service's own stops it here, with the reason in the log.
+        try definition.registerCommands(&router, pool, calls)
 
         let server = CommandServer(
             service: definition.name, url: configuration.amqpURL, router: router,
@@ -63,6 +69,7 @@ public enum ServiceHost {
         await server.drain(grace: .seconds(10))
         relay.cancel()
         await relay.value
+        await calls.stop()
         await publisher.stop()
         await pool.close()
         logger.info("stopped")

@@ -4,21 +4,15 @@ import ServiceKit
 import Storage
 
 /// The `auth` service: users, sessions and roles (see docs/architecture.md). Besides the REST routes it answers
-/// `session.resolve.v1`, with which gateways turn a session token into the identity commands carry.
+/// `session.resolve.v1`, with which gateways turn a session token into the identity commands carry, and
+/// `users.lookup.v1`, with which posts resolves `include` of `_User` pointers.
 public enum AuthService {
     public static let definition = ServiceDefinition(
         name: .auth,
         migrations: [OutboxMigration.migration, AuthMigrations.tables],
-        registerCommands: { router, pool in
-            let settings: AuthSettings
-            do {
-                settings = try AuthSettings.fromEnvironment()
-            } catch {
-                // The host has already started; refusing to run with a misread lockout or session length is safer
-                // than guessing.
-                Logger(service: "auth").error("invalid configuration", ["error": "\(error)"])
-                fatalError("invalid auth configuration: \(error)")
-            }
+        registerCommands: { router, pool, _ in
+            // Refusing to run with a misread lockout or session length is safer than guessing.
+            let settings = try AuthSettings.fromEnvironment()
             let routes = AuthRouter(pool: pool, settings: settings)
             let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
             router.register(RESTRequest.type, RESTRequest.self) { command, _ in
@@ -26,6 +20,10 @@ public enum AuthService {
             }
             router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
                 try await resolver.resolve(command)
+            }
+            let lookup = UserLookupHandler(pool: pool)
+            router.register(UserLookup.type, UserLookup.self) { command, logger in
+                try await lookup.lookup(command, logger: logger)
             }
         })
 }

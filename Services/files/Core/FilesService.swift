@@ -10,15 +10,9 @@ public enum FilesService {
     public static let definition = ServiceDefinition(
         name: .files,
         migrations: [OutboxMigration.migration, FilesMigrations.tables],
-        registerCommands: { router, pool in
-            let policy: FileUploadPolicy
-            do {
-                policy = try FileUploadPolicy.fromEnvironment()
-            } catch {
-                // Guessing at who may upload is worse than not starting.
-                Logger(service: "files").error("invalid configuration", ["error": "\(error)"])
-                fatalError("invalid files configuration: \(error)")
-            }
+        registerCommands: { router, pool, _ in
+            // Guessing at who may upload is worse than not starting: a malformed policy stops the service.
+            let policy = try FileUploadPolicy.fromEnvironment()
             let handler = FileCommandHandler(store: FileStore(pool: pool), policy: policy)
             router.register(FileCommands.create, FileCreateRequest.self) { command, _ in try await handler.create(command) }
             router.register(FileCommands.append, FileAppendRequest.self) { command, _ in try await handler.append(command) }

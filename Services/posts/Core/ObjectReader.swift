@@ -12,7 +12,8 @@ struct ObjectReader {
 
     struct FindResult: Sendable { var results: [JSONValue]; var count: Int? }
 
-    /// Classes another service owns: their pointers are returned as they are.
+    /// Classes another service owns: `expand` leaves their pointers as they are (`_User` ones are resolved
+    /// afterwards through the auth service, see `expandIncludes`).
     static let foreignClasses: Set<String> = ["_User", "_Role", "_Session", "_Installation"]
 
     func get(_ className: String, objectId: String, options: QueryOptions) async throws -> [String: JSONValue] {
@@ -32,12 +33,13 @@ struct ObjectReader {
         }
         guard let object else { throw ParseError(.objectNotFound, "Object not found.") }
         var objects = [object]
-        try await expand(&objects, schema, paths: includePaths(options, schema))
+        try await expandIncludes(&objects, schema, paths: includePaths(options, schema))
         return project(objects[0], options)
     }
 
     func find(_ className: String, options: QueryOptions) async throws -> FindResult {
-        let found: FindResult? = try await withValidSchema(className) { schema in
+        // Includes are expanded once the rows are final: `withValidSchema` may run its body twice.
+        let found: (rows: [[String: JSONValue]], count: Int?, schema: ClassSchema)? = try await withValidSchema(className) { schema in
             try ClassPermissions.check("find", schema: schema, identity: context.identity)
             if options.count { try ClassPermissions.check("count", schema: schema, identity: context.identity) }
             let statement = try await prepareFind(schema, options: options)
@@ -51,18 +53,18 @@ struct ObjectReader {
                 fingerprint = row?["__fingerprint"]
                 count = row?.int("count")
             }
-            guard let rowsSQL = statement.rowsSQL else { return (fingerprint, FindResult(results: [], count: count)) }
+            guard let rowsSQL = statement.rowsSQL else { return (fingerprint, ([], count, schema)) }
             let rows = try await connection.query(rowsSQL, statement.parameters).rows
             fingerprint = rows.first?["__fingerprint"]
-            var objects = rows.filter { $0["objectId"] != nil }.map { context.codec.object($0, schema) }
-            try await expand(&objects, schema, paths: includePaths(options, schema))
-            return (fingerprint, FindResult(results: objects.map { .object(project($0, options)) }, count: count))
+            return (fingerprint, (rows.filter { $0["objectId"] != nil }.map { context.codec.object($0, schema) }, count, schema))
         }
         guard let found else {
             try context.mayUseMissingClass(className)
             return FindResult(results: [], count: options.count ? 0 : nil)
         }
-        return found
+        var objects = found.rows
+        try await expandIncludes(&objects, found.schema, paths: includePaths(options, found.schema))
+        return FindResult(results: objects.map { .object(project($0, options)) }, count: found.count)
     }
 
     /// Runs `body` with the class's schema, cached when possible. `body` returns the fingerprint its statement
@@ -156,24 +158,43 @@ struct ObjectReader {
 
     final class PathTree {
         var children: [String: PathTree] = [:]
+
+        init() {}
+
+        /// The tree of dotted include paths (`post.author`, `user`).
+        convenience init(paths: [String]) {
+            self.init()
+            for path in paths {
+                var node = self
+                for part in path.split(separator: ".").map(String.init) {
+                    let next = node.children[part] ?? PathTree()
+                    node.children[part] = next
+                    node = next
+                }
+            }
+        }
     }
 
     private func includePaths(_ options: QueryOptions, _ schema: ClassSchema) -> PathTree {
-        let root = PathTree()
         var paths = options.include
         if paths.contains("*") {
             paths.removeAll { $0 == "*" }
             paths += schema.fields.filter { $0.value.kind == .pointer || $0.value.kind == .array }.map(\.key)
         }
-        for path in paths {
-            var node = root
-            for part in path.split(separator: ".").map(String.init) {
-                let next = node.children[part] ?? PathTree()
-                node.children[part] = next
-                node = next
-            }
-        }
-        return root
+        return PathTree(paths: paths)
+    }
+
+    /// Expands the classes posts owns, then the `_User` pointers through the auth service in one lookup for
+    /// the whole answer (every row, every path, every depth). Without a user directory (tests of the SQL alone)
+    /// `_User` pointers stay pointers.
+    private func expandIncludes(_ objects: inout [[String: JSONValue]], _ schema: ClassSchema, paths: PathTree) async throws {
+        guard !paths.children.isEmpty else { return }
+        try await expand(&objects, schema, paths: paths)
+        guard let directory = context.users else { return }
+        let ids = UserIncludes.userIds(in: objects, paths: paths)
+        guard !ids.isEmpty else { return }
+        let users = try await directory.lookup(ids.sorted(), context.identity, context.requestId)
+        UserIncludes.replace(in: &objects, paths: paths, users: users)
     }
 
     /// Replaces pointers along the include paths by the objects they point to, one query per class and level;

@@ -9,13 +9,14 @@ public enum PostsService {
     public static let definition = ServiceDefinition(
         name: .posts,
         migrations: PostsMigrations.all,
-        registerCommands: { router, pool in
-            // A malformed setting stops the service at its first command rather than silently using a default.
-            let configuration = Result { try PostsConfiguration.fromEnvironment() }
+        registerCommands: { router, pool, calls in
+            let configuration = try PostsConfiguration.fromEnvironment()
             ApplyIncrementHandler.register(&router, pool)
+            let users = UserDirectory.auth(calls)
             router.register(RESTRequest.type, RESTRequest.self) { command, _ in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
-                                             configuration: try configuration.get(), requestId: command.requestId)
+                                             configuration: configuration, requestId: command.requestId,
+                                             users: users)
                 let handler = PostsHandler(context: context)
                 return try await pool.withConnection { connection in
                     try await handler.handle(command.payload, on: connection)

@@ -7,6 +7,8 @@ struct RequestContext: Sendable {
     var serverURL: String
     var configuration: PostsConfiguration
     var requestId: String
+    /// Where `include` finds `_User` objects; nil leaves `_User` pointers unexpanded.
+    var users: UserDirectory? = nil
 
     var codec: ValueCodec { ValueCodec(serverURL: serverURL, applicationId: configuration.applicationId) }
 
