@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Storage
 
 /// Who may see or change a row: the caller's ACL entries (`*`, their user id, `role:<name>` for every role they
 /// hold, nested ones included) or the master key, which skips ACLs entirely.
@@ -35,5 +36,13 @@ struct AccessGroups: Sendable {
     /// SQL that is true when the row's ACL lets these groups read it; `$index` is `postgresArray`.
     static func readableSQL(aclColumn: String, parameter index: Int) -> String {
         "(\(aclColumn) IS NULL OR EXISTS (SELECT 1 FROM unnest($\(index)::text[]) AS entry WHERE (\(aclColumn) -> entry ->> 'read') = 'true'))"
+    }
+
+    /// The condition a query adds so these groups see only rows they may read (none for the master key).
+    func readConditions(aclColumn: String = "acl", sql: inout SQLParameters) -> [String] {
+        guard !isMaster else { return [] }
+        let condition = Self.readableSQL(aclColumn: aclColumn, parameter: sql.values.count + 1)
+        _ = sql.bind(postgresArray)
+        return [condition]
     }
 }

@@ -99,11 +99,7 @@ struct RoleHandler: Sendable {
         let options = try QueryOptions(request)
         let groups = request.groups
         var sql = SQLParameters()
-        var conditions: [String] = []
-        if !groups.isMaster {
-            conditions.append(AccessGroups.readableSQL(aclColumn: "acl", parameter: sql.values.count + 1))
-            _ = sql.bind(groups.postgresArray)
-        }
+        var conditions = groups.readConditions(sql: &sql)
         for (key, value) in options.constraints.sorted(by: { $0.key < $1.key }) {
             if key == "$relatedTo" {
                 guard value["key"]?.stringValue == "roles", value["object"]?["className"]?.stringValue == "_Role",

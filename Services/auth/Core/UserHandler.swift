@@ -119,11 +119,7 @@ struct UserHandler: Sendable {
         let options = try QueryOptions(request)
         let groups = request.groups
         var sql = SQLParameters()
-        var conditions: [String] = []
-        if !groups.isMaster {
-            conditions.append(AccessGroups.readableSQL(aclColumn: "acl", parameter: sql.values.count + 1))
-            _ = sql.bind(groups.postgresArray)
-        }
+        var conditions = groups.readConditions(sql: &sql)
         for (key, value) in options.constraints.sorted(by: { $0.key < $1.key }) {
             conditions.append(try condition(key, value, groups: groups, sql: &sql))
         }
