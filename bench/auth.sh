@@ -41,20 +41,13 @@ cleanup() {
 # measure NAME URL [wrk options...]: records "req/s p50_ms p99_ms" in RESULTS[NAME].
 declare -A RESULTS=()
 measure() {
-    local name=$1 url=$2 output rps p50 p99 bad
+    local name=$1 url=$2 output
     shift 2
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" "$@" "$url" >/dev/null
     output=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url")
-    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$output")
-    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$output")")
-    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$output")")
-    bad=$(awk '/Non-2xx or 3xx responses:/ { print $NF } /Socket errors:/ { print }' <<<"$output")
-    if [[ -n $bad ]]; then say "$name: errors during the run: $bad"; fi
-    RESULTS[$name]="$rps $p50 $p99"
+    RESULTS[$name]=$(wrk_figures "$name" "$output")
 }
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 print_row() {
     local label=$1 values=$2 rps p50 p99 base_rps base_p50 base_p99

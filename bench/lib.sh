@@ -29,3 +29,18 @@ ensure_stack() {
     STARTED_STACK=1
     "$STACK" up >/dev/null
 }
+
+# "req/s p50_ms p99_ms" from wrk's --latency output; errors wrk counted are reported unless $3 is set
+# (a target where refusals are expected).
+wrk_figures() {
+    local name=$1 output=$2 quiet=${3:-} rps p50 p99 bad
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$output")
+    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$output")")
+    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$output")")
+    bad=$(awk '/Non-2xx or 3xx responses:/ { print $NF } /Socket errors:/ { print }' <<<"$output")
+    if [[ -n $bad && -z $quiet ]]; then say "$name: errors during the run: $bad"; fi
+    echo "$rps $p50 $p99"
+}
+
+# "1.23x": a / b, or "-" without a baseline.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }

@@ -69,18 +69,13 @@ declare -A RESULTS=()
 
 # wrk on $2 (a Lua script in $3 may shape the requests) after a warm-up.
 measure_wrk() {
-    local name=$1 url=$2 script=${3:-} refusals=${4:-} output rps p50 p99 bad
+    local name=$1 url=$2 script=${3:-} refusals=${4:-} output
     local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID")
     if [[ -n $script ]]; then args+=(-s "$script"); fi
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
     output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
-    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$output")
-    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$output")")
-    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$output")")
-    bad=$(awk '/Non-2xx or 3xx responses:/ { print $NF } /Socket errors:/ { print }' <<<"$output")
-    if [[ -n $bad && -z $refusals ]]; then say "$name: errors during the run: $bad"; fi
-    RESULTS[$name]="$rps $p50 $p99"
+    RESULTS[$name]=$(wrk_figures "$name" "$output" "$refusals")
 }
 
 # pgbench with the same number of clients, one thread, like wrk.
@@ -140,8 +135,6 @@ end
 LUA
     echo "$WORK_DIR/get-$count.lua"
 }
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 row() {
     local label=$1 name=$2 baseline=$3 rps p50 p99 base

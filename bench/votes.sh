@@ -58,17 +58,12 @@ cleanup() {
 declare -A RESULTS=()
 
 measure_wrk() {
-    local name=$1 script=$2 output rps p50 p99 bad
+    local name=$1 script=$2 output
     local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$BASE/health" >/dev/null
     output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$BASE/health")
-    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$output")
-    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$output")")
-    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$output")")
-    bad=$(awk '/Non-2xx or 3xx responses:/ { print $NF } /Socket errors:/ { print }' <<<"$output")
-    if [[ -n $bad ]]; then say "$name: errors during the run: $bad"; fi
-    RESULTS[$name]="$rps $p50 $p99"
+    RESULTS[$name]=$(wrk_figures "$name" "$output")
 }
 
 # pgbench with the same number of clients, one thread like wrk; -r for the latency percentiles is not available
