@@ -3,7 +3,6 @@ import Foundation
 import Messaging
 import ParseWire
 import Storage
-import Synchronization
 
 /// Applies ballots from the `votes` service to one object's counter, each exactly once: the ids of applied ballots
 /// are kept in `vote_applied`, written in the transaction that changes the counter. All ballots of a command share
@@ -21,7 +20,6 @@ struct ApplyIncrementHandler: Sendable {
     /// One transaction for the whole batch; counters are locked in a fixed order so that two batches never wait
     /// for each other in a cycle.
     func apply(_ batch: ApplyIncrementBatch) async throws -> AppliedIncrements {
-        try await ApplyIncrementTable.ensure(pool)
         let groups = batch.groups.sorted { ($0.className, $0.objectId, $0.field) < ($1.className, $1.objectId, $1.field) }
         return try await pool.transaction { connection in
             var outcomes: [AppliedIncrements.Outcome] = []
@@ -68,7 +66,7 @@ struct ApplyIncrementHandler: Sendable {
         let writers = row["_wperm"].map(TextArray.parse)
         let previous = try await connection.query(
             "SELECT ballot_id::text AS ballot_id, amount, total, sequence, updated_at FROM vote_applied WHERE ballot_id = ANY($1::uuid[])",
-            [TextArray.literal(ids)])
+            [SQLParameters.arrayLiteral(ids)])
         var earlier: [String: AppliedIncrements.Outcome] = [:]
         for stored in previous.rows {
             guard let id = stored["ballot_id"] else { continue }
@@ -111,9 +109,9 @@ struct ApplyIncrementHandler: Sendable {
         _ = try await connection.query("""
             INSERT INTO vote_applied (ballot_id, class_name, object_id, field, amount, total, sequence, updated_at)
             SELECT b, $2, $3, $4, a, t, s, $8 FROM unnest($1::uuid[], $5::double precision[], $6::double precision[], $7::bigint[]) AS x(b, a, t, s)
-            """, [TextArray.literal(fresh.map(\.ballotId)), request.className, request.objectId, request.field,
-                  TextArray.literal(fresh.map { String($0.amount ?? 0) }), TextArray.literal(fresh.map { String($0.total ?? 0) }),
-                  TextArray.literal(fresh.map { String($0.sequence ?? 0) }), updatedAt])
+            """, [SQLParameters.arrayLiteral(fresh.map(\.ballotId)), request.className, request.objectId, request.field,
+                  SQLParameters.arrayLiteral(fresh.map { String($0.amount ?? 0) }), SQLParameters.arrayLiteral(fresh.map { String($0.total ?? 0) }),
+                  SQLParameters.arrayLiteral(fresh.map { String($0.sequence ?? 0) }), updatedAt])
         return AppliedIncrements(outcomes: outcomes)
     }
 
@@ -132,34 +130,8 @@ struct ApplyIncrementHandler: Sendable {
     }
 }
 
-/// `vote_applied`, created on first use (under an advisory lock, so replicas starting together do not race).
-enum ApplyIncrementTable {
-    private static let ready = Mutex(false)
-
-    static func ensure(_ pool: PostgresPool) async throws {
-        if ready.withLock({ $0 }) { return }
-        try await pool.transaction { connection in
-            _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtext('posts.vote_applied'))")
-            _ = try await connection.query("""
-                CREATE TABLE IF NOT EXISTS vote_applied (
-                    ballot_id uuid PRIMARY KEY, class_name text NOT NULL, object_id text NOT NULL, field text NOT NULL,
-                    amount double precision NOT NULL, total double precision NOT NULL, sequence bigint NOT NULL,
-                    updated_at text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
-                """)
-            _ = try await connection.query(
-                "CREATE UNIQUE INDEX IF NOT EXISTS vote_applied_sequence ON vote_applied (class_name, object_id, field, sequence)")
-        }
-        ready.withLock { $0 = true }
-    }
-}
-
 /// PostgreSQL's text form of a one-dimensional array, for binding lists as one parameter.
 enum TextArray {
-    static func literal(_ items: [String]) -> String {
-        "{" + items.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
-    }
-
     /// Reads `{a,b,"c d"}` as PostgreSQL prints a text[] (the ACL entries are ids and `role:` names).
     static func parse(_ text: String) -> [String] {
         let inner = text.dropFirst().dropLast()

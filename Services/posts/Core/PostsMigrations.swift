@@ -4,7 +4,17 @@ import Storage
 /// The posts database: one row per class in `parse_schema` (its fields and their types, class-level permissions,
 /// indexes) and one table per class in schema `classes`, with typed columns as parse-server lays them out.
 enum PostsMigrations {
-    static let all: [Migration] = [OutboxMigration.migration, classes]
+    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes]
+
+    /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
+    /// changes of one counter without gaps.
+    static let appliedVotes = Migration(version: 3, name: "vote_applied", sql: """
+        CREATE TABLE IF NOT EXISTS vote_applied (
+            ballot_id uuid PRIMARY KEY, class_name text NOT NULL, object_id text NOT NULL, field text NOT NULL,
+            amount double precision NOT NULL, total double precision NOT NULL, sequence bigint NOT NULL,
+            updated_at text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+        CREATE UNIQUE INDEX IF NOT EXISTS vote_applied_sequence ON vote_applied (class_name, object_id, field, sequence);
+        """)
 
     static let classes = Migration(version: 2, name: "classes", sql: """
         CREATE SCHEMA IF NOT EXISTS classes;
