@@ -14,6 +14,8 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     /// Set when the protocol state is unknown (for example after a COPY was started), so that the
     /// session is rebuilt before its next use even though libpq still reports CONNECTION_OK.
     private var needsReset = false
+    /// Statements prepared on this server session; a new session (reconnect) starts with none.
+    private var statements = PreparedStatements()
 
     init(parameters: ConnectionParameters) {
         self.parameters = parameters
@@ -45,6 +47,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         if let connection { PQfinish(connection) }
         connection = candidate
         needsReset = false
+        statements = PreparedStatements()
     }
 
     /// Makes the session usable after it sat idle: notices a connection the server has dropped
@@ -57,6 +60,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         if !needsReset { readPendingInput(connection) }
         guard needsReset || PQstatus(connection) != CONNECTION_OK else { return false }
         PQreset(connection)
+        statements = PreparedStatements()
         guard PQstatus(connection) == CONNECTION_OK else {
             throw PostgresError.connectionFailure(Self.errorText(connection))
         }
@@ -66,10 +70,38 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
 
     func query(_ sql: String, _ parameters: [String?]) throws -> PostgresResult {
         let connection = try requireConnection()
+        if let name = try preparedName(for: sql, parameterCount: parameters.count, connection) {
+            let result = try CStringArray.with(parameters) { values in
+                PQexecPrepared(connection, name, Int32(values.count), values, nil, nil, 0)
+            }
+            do {
+                return try consume(result, connection)
+            } catch let error as PostgresError where error.isStalePreparedStatement {
+                // The statement's tables changed shape since it was prepared: forget it and run the text once more.
+                statements.forget(sql)
+                PQclear(PQexec(connection, "DEALLOCATE \(name)"))
+            }
+        }
         let result = try CStringArray.with(parameters) { values in
             PQexecParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
         }
         return try consume(result, connection)
+    }
+
+    /// The name of the server-side prepared statement for `sql`, preparing it on its second use; nil while the
+    /// text is new or the cache is full, when the statement runs unnamed (parsed and planned each time).
+    private func preparedName(for sql: String, parameterCount: Int, _ connection: OpaquePointer) throws -> String? {
+        switch statements.lookup(sql) {
+        case .prepared(let name):
+            return name
+        case .runUnnamed:
+            return nil
+        case .prepare(let name):
+            let result = PQprepare(connection, name, sql, Int32(parameterCount), nil)
+            _ = try consume(result, connection)
+            statements.prepared(sql, as: name)
+            return name
+        }
     }
 
     func executeScript(_ script: String) throws -> PostgresResult {
@@ -92,6 +124,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     func close() {
         if let connection { PQfinish(connection) }
         connection = nil
+        statements = PreparedStatements()
     }
 
     private func requireConnection() throws -> OpaquePointer {

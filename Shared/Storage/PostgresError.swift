@@ -28,6 +28,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }
 
+    /// A prepared statement whose tables changed shape (a column's type, say) since it was prepared.
+    var isStalePreparedStatement: Bool {
+        sqlState == "0A000" && message.contains("cached plan must not change result type")
+    }
+
     public var description: String {
         var text = "PostgreSQL error"
         if let sqlState { text += " \(sqlState)" }
