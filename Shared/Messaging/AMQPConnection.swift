@@ -90,6 +90,7 @@ public final class AMQPConnection: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
     private let wake = WakePipe()
+    private let batchesReceived = Atomic<Int>(0)
 
     public init(url: AMQPURL, options: Options, logger: Logger) {
         self.url = url
@@ -105,6 +106,9 @@ public final class AMQPConnection: Sendable {
     }
 
     public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// How many `MessageBatch`es arrived (each unpacked into its parts).
+    var receivedBatches: Int { batchesReceived.load(ordering: .relaxed) }
 
     /// Flushes what is queued (replies, acks), closes the connection and ends the thread.
     public func stop() async {
@@ -161,12 +165,23 @@ public final class AMQPConnection: Sendable {
     }
 
     public func ack(_ delivery: Delivery) {
+        if let batch = delivery.batch, !batch.settlePart() { return }
         enqueue(.ack(tag: delivery.tag, generation: delivery.generation))
     }
 
     /// Without requeue the broker dead-letters the message (to the queue's dead-letter queue).
     public func reject(_ delivery: Delivery, requeue: Bool) {
-        enqueue(.reject(tag: delivery.tag, generation: delivery.generation, requeue: requeue))
+        guard let batch = delivery.batch else {
+            enqueue(.reject(tag: delivery.tag, generation: delivery.generation, requeue: requeue))
+            return
+        }
+        // The broker cannot reject one part of a batch: the part goes back to its queue, or on to the dead-letter
+        // queue, as a message of its own, and counts as settled.
+        enqueue(.publish(OutgoingMessage(
+            routingKey: requeue ? batch.queue : Topology.deadLetterQueue(of: batch.queue), body: delivery.body,
+            correlationId: delivery.correlationId, replyTo: delivery.replyTo, messageId: delivery.messageId,
+            type: delivery.type, persistent: true, headers: delivery.headers)))
+        if batch.settlePart() { enqueue(.ack(tag: delivery.tag, generation: delivery.generation)) }
     }
 
     /// Stops taking new deliveries (first step of a graceful stop); stays so across reconnects.
@@ -274,8 +289,9 @@ public final class AMQPConnection: Sendable {
         }
     }
 
-    private func perform(_ operations: [Operation], on session: AMQPSession,
+    private func perform(_ queued: [Operation], on session: AMQPSession,
                          confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) throws {
+        let operations = Self.coalesced(queued)
         for (index, operation) in operations.enumerated() {
             do {
                 switch operation {
@@ -335,6 +351,36 @@ public final class AMQPConnection: Sendable {
     }
 
     private func dispatch(_ delivery: Delivery, consumerTag tag: String) {
+        guard delivery.type == MessageBatch.type else { return dispatchOne(delivery, consumerTag: tag) }
+        batchesReceived.add(1, ordering: .relaxed)
+        let consumer = options.consumers.indices.first(where: { consumerTag($0) == tag }).map { options.consumers[$0] }
+        let needsAck = consumer.map { !$0.autoAck } ?? false
+        let parts: [MessageBatch.Part]
+        do {
+            parts = try MessageBatch.decode(delivery.body)
+        } catch {
+            logger.error("dropped a malformed message batch", ["amqp.routing_key": delivery.routingKey])
+            if needsAck { enqueue(.reject(tag: delivery.tag, generation: delivery.generation, requeue: false)) }
+            return
+        }
+        guard !parts.isEmpty else {
+            if needsAck { enqueue(.ack(tag: delivery.tag, generation: delivery.generation)) }
+            return
+        }
+        let settlement = needsAck ? BatchSettlement(parts: parts.count, queue: consumer?.queue ?? delivery.routingKey) : nil
+        for part in parts {
+            var single = delivery
+            single.body = part.body
+            single.correlationId = part.correlationId
+            single.messageId = part.messageId
+            single.type = part.type
+            single.headers = part.headers
+            single.batch = settlement
+            dispatchOne(single, consumerTag: tag)
+        }
+    }
+
+    private func dispatchOne(_ delivery: Delivery, consumerTag tag: String) {
         if tag == replyConsumerTag {
             guard let id = delivery.correlationId,
                   let call = state.withLock({ $0.calls.removeValue(forKey: id) }) else {
@@ -345,6 +391,67 @@ public final class AMQPConnection: Sendable {
         }
         guard let index = options.consumers.indices.first(where: { consumerTag($0) == tag }) else { return }
         options.consumers[index].handler(delivery)
+    }
+
+    private struct BatchKey: Hashable {
+        var routingKey: String
+        var replyTo: String?
+    }
+
+    /// Small requests and replies for the same queue that were queued together go out as one `MessageBatch`
+    /// (alone, a message goes out as it is). Acks and rejects wait until the publishes queued before them are
+    /// out, so a reply still reaches the broker before the ack of its command; any other operation keeps its place.
+    private static func coalesced(_ operations: [Operation]) -> [Operation] {
+        guard operations.count > 1 else { return operations }
+        var result: [Operation] = []
+        var groups: [BatchKey: [OutgoingMessage]] = [:]
+        var order: [BatchKey] = []
+        var settlements: [Operation] = []
+        func flush() {
+            for key in order { result += batches(groups[key] ?? [], key: key) }
+            groups.removeAll(keepingCapacity: true)
+            order.removeAll(keepingCapacity: true)
+            result += settlements
+            settlements.removeAll(keepingCapacity: true)
+        }
+        for operation in operations {
+            switch operation {
+            case .publish(let message) where isCoalescible(message):
+                let key = BatchKey(routingKey: message.routingKey, replyTo: message.replyTo)
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(message)
+            case .ack, .reject:
+                settlements.append(operation)
+            case .publish, .publishConfirmed, .cancelConsumers:
+                flush()
+                result.append(operation)
+            }
+        }
+        flush()
+        return result
+    }
+
+    private static func isCoalescible(_ message: OutgoingMessage) -> Bool {
+        !message.persistent && message.exchange.isEmpty && message.body.count <= MessageBatch.maximumPartBytes
+            && message.type != MessageBatch.type
+    }
+
+    private static func batches(_ messages: [OutgoingMessage], key: BatchKey) -> [Operation] {
+        stride(from: 0, to: messages.count, by: MessageBatch.maximumParts).map { start in
+            let chunk = messages[start..<min(start + MessageBatch.maximumParts, messages.count)]
+            let first = chunk[chunk.startIndex]
+            guard chunk.count > 1 else { return .publish(first) }
+            let parts = chunk.map {
+                MessageBatch.Part(correlationId: $0.correlationId, messageId: $0.messageId, type: $0.type,
+                                  headers: $0.headers, body: $0.body)
+            }
+            // The batch lives as long as its longest-lived part; a part's own caller gives up at its own deadline.
+            let expirations = chunk.map(\.expirationMilliseconds)
+            let expiration = expirations.contains(where: { $0 == nil }) ? nil : expirations.compactMap { $0 }.max()
+            return .publish(OutgoingMessage(
+                routingKey: key.routingKey, body: MessageBatch.encode(parts), contentType: MessageBatch.contentType,
+                replyTo: first.replyTo, type: MessageBatch.type, expirationMilliseconds: expiration))
+        }
     }
 
     private func expireCalls(now: UInt64) {

@@ -55,6 +55,7 @@ public final class CommandServer: Sendable {
 
     public func start() { connection.start() }
     public var isConnected: Bool { connection.isConnected }
+    var receivedBatches: Int { connection.receivedBatches }
 
     /// Graceful stop: take no new commands, let the ones in progress finish (up to `grace`), then disconnect.
     /// Commands still unfinished then are not acked and go to another replica.

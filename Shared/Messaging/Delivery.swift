@@ -12,4 +12,7 @@ public struct Delivery: Sendable {
     public var redelivered: Bool
     let tag: UInt64
     let generation: Int
+    /// Set when this delivery was one part of a `MessageBatch`: the broker's message is acknowledged once every
+    /// part is settled.
+    var batch: BatchSettlement? = nil
 }

@@ -155,6 +155,73 @@ struct BrokerTests {
         await client.stop()
     }
 
+    /// Calls made together travel as batches; every part is answered, settled once, and a failing part alone is
+    /// dead-lettered, while the batch it came in is acknowledged.
+    @Test func batchedCommandsAreSettledPartByPart() async throws {
+        let queue = uniqueQueue("batched")
+        var router = CommandRouter()
+        router.register("mixed.v1", Echo.self) { command, _ in
+            if command.payload.text.hasPrefix("bad") { throw CocoaError(.fileNoSuchFile) }
+            return Echo(text: command.payload.text.uppercased())
+        }
+        let server = CommandServer(service: .posts, queue: queue, url: try #require(Self.url), router: router,
+                                   options: .init(maxAttempts: 1), logger: Self.logger)
+        server.start()
+        let client = try await connectedClient()
+        try await waitUntil { server.isConnected }
+
+        let outcomes = try await withThrowingTaskGroup(of: (String, String).self) { group in
+            for index in 0..<200 {
+                let text = index.isMultiple(of: 4) ? "bad\(index)" : "ok\(index)"
+                group.addTask {
+                    do {
+                        let reply: Echo = try await client.send("mixed.v1", Echo(text: text), queue: queue, requestId: text,
+                                                                identity: .anonymous, timeout: .seconds(10))
+                        return (text, reply.text)
+                    } catch let error as ParseError {
+                        return (text, "error \(error.code.rawValue)")
+                    }
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes.count == 200)
+        for (text, outcome) in outcomes {
+            #expect(outcome == (text.hasPrefix("bad") ? "error 1" : text.uppercased()))
+        }
+        #expect(server.receivedBatches > 0)
+
+        // Exactly the 50 failing parts are in the dead-letter queue.
+        let deadLetters = Mutex<[Delivery]>([])
+        let inspector = AMQPConnection(
+            url: try #require(Self.url),
+            options: .init(name: "inspector", consumers: [.init(queue: Topology.deadLetterQueue(of: queue), autoAck: true) { delivery in
+                deadLetters.withLock { $0.append(delivery) }
+            }]),
+            logger: Self.logger)
+        inspector.start()
+        try await waitUntil { deadLetters.withLock { $0.count >= 50 } }
+        try await Task.sleep(for: .milliseconds(300))
+        let kept = deadLetters.withLock { $0.compactMap(\.messageId) }
+        #expect(kept.count == 50)
+        #expect(kept.allSatisfy { $0.hasPrefix("bad") })
+        await inspector.stop()
+
+        // Nothing was left unacknowledged: after the server disconnects, no message comes back to the queue.
+        await server.drain(grace: .seconds(1))
+        let leftovers = Atomic<Int>(0)
+        let reader = AMQPConnection(
+            url: try #require(Self.url),
+            options: .init(name: "reader", consumers: [.init(queue: queue, autoAck: true) { _ in leftovers.add(1, ordering: .relaxed) }]),
+            logger: Self.logger)
+        reader.start()
+        try await waitUntil { reader.isConnected }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(leftovers.load(ordering: .relaxed) == 0)
+        await reader.stop()
+        await client.stop()
+    }
+
     @Test func confirmedEventsReachABoundQueue() async throws {
         let exchange = "parse.events"
         let queue = uniqueQueue("events")
