@@ -23,7 +23,11 @@ public struct Logger: Sendable {
         return copy
     }
 
-    public func debug(_ message: String, _ fields: [String: String] = [:]) { log(.debug, message, fields) }
+    /// The fields are only built when debug lines are written: requests log here on their hot path.
+    public func debug(_ message: String, _ fields: @autoclosure () -> [String: String] = [:]) {
+        guard LogLevel.debug >= level else { return }
+        log(.debug, message, fields())
+    }
     public func info(_ message: String, _ fields: [String: String] = [:]) { log(.info, message, fields) }
     public func warning(_ message: String, _ fields: [String: String] = [:]) { log(.warning, message, fields) }
     public func error(_ message: String, _ fields: [String: String] = [:]) { log(.error, message, fields) }
