@@ -109,6 +109,12 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         return try consume(PQexec(connection, script), connection)
     }
 
+    var isInTransaction: Bool {
+        guard let connection else { return false }
+        let status = PQtransactionStatus(connection)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
     /// Rolls back a transaction a caller left open, so the next borrower starts clean.
     /// Returns true when there was one.
     func rollbackOpenTransaction() -> Bool {

@@ -11,6 +11,12 @@ public final class PostgresConnection: Sendable {
     private let session: LibPQSession
     private let queue: DispatchQueue
     private let openFlag = Atomic<Bool>(false)
+    /// Set while the session is inside a transaction, so a pool can skip asking when it is not.
+    private let transactionFlag = Atomic<Bool>(false)
+    /// Set when the connection comes out of a pool's idle list: its next statement first checks the session
+    /// (`LibPQSession.makeReady`) in the same trip to the connection's queue, instead of a trip of its own.
+    private let checkBeforeNextStatement = Atomic<Bool>(false)
+    private let reconnections = Atomic<Int>(0)
 
     private init(session: LibPQSession) {
         self.session = session
@@ -47,24 +53,37 @@ public final class PostgresConnection: Sendable {
     public var isOpen: Bool { openFlag.load(ordering: .acquiring) }
 
     public func close() async {
-        _ = try? await onQueue { $0.close() }
+        _ = try? await onQueue(checked: false) { $0.close() }
     }
 
-    /// See `LibPQSession.makeReady`. Returns true when it reconnected.
-    func makeReady() async throws -> Bool {
-        try await onQueue { try $0.makeReady() }
+    /// The next statement first makes the session usable (see `LibPQSession.makeReady`): a connection the server
+    /// dropped while it sat idle is reconnected then, and a failure to reconnect is that statement's error.
+    func checkBeforeNextUse() {
+        checkBeforeNextStatement.store(true, ordering: .releasing)
     }
+
+    /// How many times the session had to be reconnected so far.
+    var reconnectionCount: Int { reconnections.load(ordering: .acquiring) }
 
     /// Returns true when a transaction was left open and has been rolled back.
     func rollbackOpenTransaction() async -> Bool {
-        (try? await onQueue { $0.rollbackOpenTransaction() }) ?? false
+        guard transactionFlag.load(ordering: .acquiring) else { return false }
+        return (try? await onQueue(checked: false) { $0.rollbackOpenTransaction() }) ?? false
     }
 
-    private func onQueue<T: Sendable>(_ work: @escaping @Sendable (LibPQSession) throws -> T) async throws -> T {
+    private func onQueue<T: Sendable>(checked: Bool = true,
+                                      _ work: @escaping @Sendable (LibPQSession) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
-                let result = Result { try work(session) }
+                let result = Result {
+                    if checked, checkBeforeNextStatement.exchange(false, ordering: .acquiringAndReleasing),
+                       try session.makeReady() {
+                        reconnections.add(1, ordering: .releasing)
+                    }
+                    return try work(session)
+                }
                 openFlag.store(session.isConnected, ordering: .releasing)
+                transactionFlag.store(session.isInTransaction, ordering: .releasing)
                 continuation.resume(with: result)
             }
         }

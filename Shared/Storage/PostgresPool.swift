@@ -32,12 +32,13 @@ public actor PostgresPool {
         _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let connection = try await acquire()
+        let reconnections = connection.reconnectionCount
         do {
             let value = try await body(connection)
-            await release(connection)
+            await release(connection, reconnectionsBefore: reconnections)
             return value
         } catch {
-            await release(connection)
+            await release(connection, reconnectionsBefore: reconnections)
             throw error
         }
     }
@@ -71,20 +72,13 @@ public actor PostgresPool {
             lease = try await withCheckedThrowingContinuation { waiters.append($0) }
         }
         switch lease {
-        case .connection(let connection): return try await prepare(connection)
-        case .slot: return try await openConnection()
-        }
-    }
-
-    private func prepare(_ connection: PostgresConnection) async throws -> PostgresConnection {
-        do {
-            if try await connection.makeReady() { logger.info("reconnected to PostgreSQL") }
+        case .connection(let connection):
+            // Checked on its first statement, in the same trip to its queue: a connection the server dropped
+            // while idle is reconnected then, or that statement fails and the next borrower tries again.
+            connection.checkBeforeNextUse()
             return connection
-        } catch {
-            logger.error("cannot reconnect to PostgreSQL", ["error": "\(error)"])
-            // The broken connection keeps its place; the next borrower tries again.
-            await handBack(connection)
-            throw error
+        case .slot:
+            return try await openConnection()
         }
     }
 
@@ -103,7 +97,8 @@ public actor PostgresPool {
         }
     }
 
-    private func release(_ connection: PostgresConnection) async {
+    private func release(_ connection: PostgresConnection, reconnectionsBefore: Int) async {
+        if connection.reconnectionCount != reconnectionsBefore { logger.info("reconnected to PostgreSQL") }
         if await connection.rollbackOpenTransaction() {
             logger.warning("a connection came back inside a transaction; rolled it back")
         }
