@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Query
 import Storage
 
 /// `/schemas` (master key only) and `/purge`: reading and shaping classes, their fields, class-level

@@ -1,18 +1,25 @@
-import Contracts
 import ParseWire
 import Testing
-@testable import PostsCore
+@testable import Query
 
-struct WhereTranslatorTests {
-    let schema = ClassSchema(className: "Cat", fields: [
+/// A class stored as posts stores it: one typed column per field.
+struct TypedColumns: FieldMapping {
+    var fields: [String: FieldType] = [
+        "objectId": FieldType(.string), "createdAt": FieldType(.date),
         "name": FieldType(.string), "votes": FieldType(.number), "tags": FieldType(.array),
         "owner": FieldType(.pointer, targetClass: "Person"), "meta": FieldType(.object),
-    ])
+    ]
 
-    func translate(_ json: String, identity: Identity = .master) async throws -> (String, [String?]) {
-        let translator = WhereTranslator(identity: identity) { _ in nil }
+    func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
+        fields[name].map { QueryColumn(sql: "\(alias).\(Names.quoted(name))", type: $0) }
+    }
+}
+
+struct WhereTranslatorTests {
+    func translate(_ json: String, _ mapping: any FieldMapping = TypedColumns()) async throws -> (String, [String?]) {
+        let translator = WhereTranslator()
         let clause = try #require(JSONValue.parse(json)?.objectValue)
-        let sql = try await translator.translate(clause, schema, alias: "t0")
+        let sql = try await translator.translate(clause, mapping, alias: "t0")
         return (sql, translator.parameters.values.map { $0?.postgresText })
     }
 
@@ -42,13 +49,6 @@ struct WhereTranslatorTests {
     @Test func missingFieldsAreNullOnEveryRow() async throws {
         let (sql, _) = try await translate(#"{"nope":{"$ne":3}}"#)
         #expect(sql == "NOT COALESCE(NULL::double precision = $1::double precision, FALSE)")
-    }
-
-    @Test func nonMasterQueriesAreFilteredByReadPermission() async throws {
-        let translator = WhereTranslator(identity: Identity(userId: "u1", roles: ["Admin"])) { _ in nil }
-        let filter = translator.readFilter(alias: "t0")
-        #expect(filter == #"(t0."_rperm" IS NULL OR t0."_rperm" && $1::text[])"#)
-        #expect(translator.parameters.values.first??.postgresText == #"{"*","u1","role:Admin"}"#)
     }
 
     @Test(arguments: [
