@@ -150,9 +150,11 @@ extension IntegrationSuite {
             let byName = try await HTTP.send("GET", "/users?where=%7B%22username%22%3A%22\(alice.username)%22%7D&count=1",
                                              headers: AuthAPI.headers(token: bob.token))
             #expect(byName.json?["count"] as? Int == 1)
-            let operatorQuery = try await HTTP.send("GET", "/users?where=%7B%22username%22%3A%7B%22%24regex%22%3A%22a%22%7D%7D",
+            let operatorQuery = try await HTTP.send("GET", "/users?where=%7B%22username%22%3A%7B%22%24regex%22%3A%22%5Ealice_%22%7D%7D",
                                                     headers: AuthAPI.headers(token: bob.token))
-            #expect(AuthAPI.error(operatorQuery).0 == 102)
+            let matched = (operatorQuery.json?["results"] as? [[String: Any]])?.compactMap { $0["objectId"] as? String }
+            #expect(matched?.contains(alice.id) == true)
+            #expect(matched?.contains(bob.id) == false)
             let unknownParameter = try await HTTP.send("GET", "/users?foo=1", headers: AuthAPI.headers(token: bob.token))
             #expect(AuthAPI.error(unknownParameter) == (102, "Invalid parameter for query: foo"))
         }
