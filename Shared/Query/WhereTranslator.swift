@@ -57,7 +57,8 @@ public final class WhereTranslator {
         switch key {
         case "$or": return "(" + parts.joined(separator: " OR ") + ")"
         case "$and": return "(" + parts.joined(separator: " AND ") + ")"
-        default: return "NOT (" + parts.joined(separator: " OR ") + ")"
+        // A comparison with a missing field is NULL, not FALSE: without COALESCE the row would fall out of $nor.
+        default: return "NOT COALESCE(" + parts.joined(separator: " OR ") + ", FALSE)"
         }
     }
 
