@@ -88,3 +88,65 @@ struct WhereTranslatorTests {
         #expect(throws: ParseError.self) { _ = try QueryOptions.merge(query: ["where": "{not json"], body: nil) }
     }
 }
+
+/// Custom fields kept in a `jsonb` document (as auth keeps them), beside one fixed column.
+struct DocumentFields: FieldMapping {
+    func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
+        if name == "username" { return QueryColumn(sql: "\(alias).username", type: FieldType(.string)) }
+        return .schemaless(document: "\(alias).fields", key: translator.bind(name))
+    }
+}
+
+struct SchemalessTranslationTests {
+    func translate(_ json: String) async throws -> (String, [String?]) {
+        let translator = WhereTranslator()
+        let clause = try #require(JSONValue.parse(json)?.objectValue)
+        let sql = try await translator.translate(clause, DocumentFields(), alias: "t0")
+        return (sql, translator.parameters.values.map { $0?.postgresText })
+    }
+
+    let field = "NULLIF(t0.fields -> $1, 'null'::jsonb)"
+
+    @Test func comparisonsHoldBetweenValuesOfOneType() async throws {
+        let (sql, values) = try await translate(#"{"age":{"$lt":30}}"#)
+        #expect(sql == "(\(field) < $2::jsonb AND jsonb_typeof(\(field)) = jsonb_typeof($2::jsonb))")
+        #expect(values == ["age", "30"])
+    }
+
+    @Test func membershipLooksInsideArrays() async throws {
+        let (sql, values) = try await translate(#"{"tag":{"$in":["a",null]}}"#)
+        #expect(sql == "(EXISTS (SELECT 1 FROM jsonb_array_elements($2::jsonb) AS wanted(value) WHERE \(field) = wanted.value OR (jsonb_typeof(\(field)) = 'array' AND \(field) @> jsonb_build_array(wanted.value))) OR \(field) IS NULL)")
+        #expect(values == ["tag", #"["a"]"#])
+    }
+
+    @Test func regexReadsStringsOnly() async throws {
+        let (sql, _) = try await translate(#"{"nick":{"$regex":"^a","$options":"im"}}"#)
+        #expect(sql == "(jsonb_typeof(\(field)) = 'string' AND (\(field) #>> '{}') ~* $2)")
+    }
+
+    @Test func dottedPathsStaySchemaless() async throws {
+        let (sql, values) = try await translate(#"{"meta.size":{"$exists":true}}"#)
+        #expect(sql == "NULLIF(\(field) #> $2::text[], 'null'::jsonb) IS NOT NULL")
+        #expect(values == ["meta", "{\"size\"}"])
+    }
+
+    @Test func norKeepsRowsWhereTheFieldIsMissing() async throws {
+        let (sql, _) = try await translate(#"{"$nor":[{"username":"a"}]}"#)
+        #expect(sql == "NOT COALESCE((t0.username = $1), FALSE)")
+    }
+
+    @Test func orderTermsGoThroughTheMapping() throws {
+        let translator = WhereTranslator()
+        #expect(try translator.orderTerms(["-username", "age"], DocumentFields(), alias: "t0")
+                == ["t0.username DESC", "\(field) ASC"])
+        #expect(throws: ParseError(.invalidKeyName, "Invalid field name: a;b.")) {
+            _ = try WhereTranslator().orderTerms(["a;b"], DocumentFields(), alias: "t0")
+        }
+    }
+
+    @Test func projectionKeepsTheSystemFields() throws {
+        let options = try QueryOptions(find: ["keys": .string("nick,meta.size"), "excludeKeys": .string("objectId,meta")])
+        let object: [String: JSONValue] = ["objectId": .string("x"), "nick": .string("n"), "meta": .object([:]), "age": .number(3)]
+        #expect(options.project(object) == ["objectId": .string("x"), "nick": .string("n")])
+    }
+}
