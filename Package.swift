@@ -8,13 +8,16 @@ func serviceTargets(_ name: String) -> [Target] {
     let title = name.prefix(1).uppercased() + name.dropFirst()
     let core = title + "Core"
     let extra: [Target.Dependency] = name == "auth" ? ["CCrypt"] : []
+    let usesQueries = name == "auth" || name == "posts"
     return [
-        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra,
+        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra
+                    + (usesQueries ? ["Query"] : []),
                 path: "Services/\(name)/Core"),
         .executableTarget(name: name, dependencies: [.target(name: core), "ServiceKit", "Runtime"],
                           path: "Services/\(name)/App"),
         .testTarget(name: title + "Tests",
-                    dependencies: [.target(name: core), "ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"],
+                    dependencies: [.target(name: core), "ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"]
+                        + (usesQueries ? ["Query"] : []),
                     path: "Tests/\(title)Tests"),
     ]
 }
@@ -42,6 +45,8 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CLibPQ", "Runtime"], path: "Shared/Storage"),
         .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime"],
                 path: "Shared/Messaging"),
+        // Parse queries (`where`, `order`, `keys`...) to parameterised SQL, for any service that stores objects.
+        .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage"], path: "Shared/Query"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], path: "Shared/HTTPServer"),
         .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
                 path: "Shared/ServiceKit"),
@@ -56,6 +61,7 @@ let package = Package(
                           path: "Services/vote-consumer"),
 
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
+        .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage"], path: "Tests/QueryTests"),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),

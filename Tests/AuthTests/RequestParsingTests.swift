@@ -1,5 +1,6 @@
 @testable import AuthCore
 import Contracts
+import Query
 import ParseWire
 import Testing
 
@@ -30,20 +31,19 @@ struct RequestParsingTests {
         #expect(credentialsError(request("POST", body: #"{"email":"a@b.c","password":"x"}"#)) == nil)
     }
 
-    @Test func queryOptions() throws {
-        let options = try QueryOptions(request(query: ["where": #"{"username":"a"}"#, "limit": "5", "skip": "2",
-                                                       "order": "-createdAt,username", "count": "1"]))
-        #expect(options.constraints == ["username": .string("a")])
+    @Test func queryOptionsFromTheQueryStringOrABody() throws {
+        let options = try TableQuery.options(request(query: ["where": #"{"username":"a"}"#, "limit": "5", "skip": "2",
+                                                             "order": "-createdAt,username", "count": "1"]))
+        #expect(options.whereClause == ["username": .string("a")])
         #expect(options.limit == 5)
         #expect(options.skip == 2)
-        #expect(options.order.map(\.field) == ["createdAt", "username"])
-        #expect(options.order.map(\.descending) == [true, false])
+        #expect(options.order == ["-createdAt", "username"])
         #expect(options.count)
         #expect(throws: ParseError(.invalidQuery, "Invalid parameter for query: foo")) {
-            try QueryOptions(request(query: ["foo": "1"]))
+            try TableQuery.options(request(query: ["foo": "1"]))
         }
-        #expect(throws: ParseError.self) { try QueryOptions(request(query: ["order": "a;drop"])) }
-        #expect(try QueryOptions.equalityValue(.object(["$eq": .string("x")])) == .string("x"))
-        #expect(throws: ParseError.self) { try QueryOptions.equalityValue(.object(["$regex": .string("x")])) }
+        let posted = try TableQuery.options(request("POST", body: #"{"where":{"name":{"$gt":"b"}},"keys":"name"}"#))
+        #expect(posted.whereClause == ["name": .object(["$gt": .string("b")])])
+        #expect(posted.keys == ["name"])
     }
 }

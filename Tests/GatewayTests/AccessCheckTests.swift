@@ -128,10 +128,22 @@ import Testing
         #expect(try check().evaluate(sent, remoteAddress: "127.0.0.1") == .allowed(Identity(sessionToken: "r:header")))
     }
 
+    /// The master key wins; the token stays in the identity unresolved, for `/users/me` and `/logout`.
     @Test func masterKeyWinsOverASessionToken() throws {
         let sent = credentials([("X-Parse-Application-Id", Self.appId), ("X-Parse-Master-Key", Self.masterKey),
                                 ("X-Parse-Session-Token", "r:tok")])
-        #expect(try check().evaluate(sent, remoteAddress: "127.0.0.1") == .allowed(.master))
+        #expect(try check().evaluate(sent, remoteAddress: "127.0.0.1") == .allowed(Identity(isMaster: true, sessionToken: "r:tok")))
+    }
+
+    @Test func readOnlyMasterKeyIsItsOwnIdentity() throws {
+        var access = try check()
+        access.readOnlyMasterKey = "reader"
+        let sent = credentials([("X-Parse-Application-Id", Self.appId), ("X-Parse-Master-Key", "reader")])
+        // Not limited to the master key's addresses, as in parse-server.
+        #expect(access.evaluate(sent, remoteAddress: "203.0.113.9") == .allowed(Identity(isReadOnlyMaster: true)))
+        #expect(try check().evaluate(sent, remoteAddress: "127.0.0.1") == .allowed(.anonymous))
+        let master = credentials([("X-Parse-Application-Id", Self.appId), ("X-Parse-Master-Key", Self.masterKey)])
+        #expect(access.evaluate(master, remoteAddress: "127.0.0.1") == .allowed(.master))
     }
 
     @Test func sessionTokenMayComeFromTheBody() throws {

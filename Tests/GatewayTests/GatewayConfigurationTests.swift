@@ -12,6 +12,7 @@ import Testing
         #expect(config.host == "127.0.0.1")
         #expect(config.applicationId == "myAppId")
         #expect(config.masterKey == "myMasterKey")
+        #expect(config.readOnlyMasterKey == nil)
         #expect(config.masterKeyIPs.allows("127.0.0.1"))
         #expect(config.masterKeyIPs.allows("::1"))
         #expect(!config.masterKeyIPs.allows("10.0.0.1"))
@@ -67,6 +68,15 @@ import Testing
     @Test func invalidBrokerURLThrows() {
         #expect(throws: MessagingError.self) {
             try GatewayConfiguration.fromEnvironment(Environment(["PARSE_AMQP_URL": "http://broker/"]))
+        }
+    }
+
+    @Test func readOnlyMasterKeyMustDifferFromTheMasterKey() throws {
+        let config = try GatewayConfiguration.fromEnvironment(Environment(["PARSE_SERVER_READ_ONLY_MASTER_KEY": "reader"]))
+        #expect(config.readOnlyMasterKey == "reader")
+        #expect(throws: ConfigurationError.self) {
+            try GatewayConfiguration.fromEnvironment(Environment(["PARSE_SERVER_MASTER_KEY": "same",
+                                                                  "PARSE_SERVER_READ_ONLY_MASTER_KEY": "same"]))
         }
     }
 }

@@ -15,6 +15,7 @@ enum TestStack {
     static let serverURL = environment["PARSE_TEST_SERVER_URL"] ?? "http://127.0.0.1:21337/parse"
     static let applicationId = environment["PARSE_TEST_APPLICATION_ID"] ?? "myAppId"
     static let masterKey = environment["PARSE_TEST_MASTER_KEY"] ?? "myMasterKey"
+    static let readOnlyMasterKey = environment["PARSE_TEST_READ_ONLY_MASTER_KEY"] ?? "myReadOnlyMasterKey"
     static let script = environment["PARSE_TEST_STACK"] ?? "deploy/stack"
     /// A JSON answer that came back from a service, not one the gateway made up because no service answered
     /// (503 broker unreachable, 504 timeout) or because the request never got past the keys (403).

@@ -1,5 +1,6 @@
 import Storage
 import ParseWire
+import Query
 import Testing
 @testable import PostsCore
 

@@ -1,4 +1,5 @@
 import ParseWire
+import Query
 import Testing
 @testable import PostsCore
 

@@ -2,6 +2,7 @@ import Contracts
 import ParseWire
 import Runtime
 import Storage
+import Query
 import Testing
 @testable import PostsCore
 

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ParseWire
+import Query
 import Storage
 
 /// `/roles` (class `_Role`): a name given once, an ACL, and the `users` and `roles` relations. A user holds
@@ -96,55 +97,13 @@ struct RoleHandler: Sendable {
     }
 
     func query(_ request: AuthRequest) async throws -> RESTResponse {
-        let options = try QueryOptions(request)
         let groups = request.groups
-        var sql = SQLParameters()
-        var conditions = groups.readConditions(sql: &sql)
-        for (key, value) in options.constraints.sorted(by: { $0.key < $1.key }) {
-            if key == "$relatedTo" {
-                guard value["key"]?.stringValue == "roles", value["object"]?["className"]?.stringValue == "_Role",
-                      let parent = value["object"]?["objectId"]?.stringValue else {
-                    throw ParseError(.invalidQuery, "improper usage of $relatedTo")
-                }
-                conditions.append("id IN (SELECT child_id FROM role_roles WHERE parent_id = \(sql.bind(parent)))")
-                continue
-            }
-            let operand = try QueryOptions.equalityValue(value)
-            switch key {
-            case "objectId": conditions.append("id = \(sql.bind(operand.stringValue ?? "\u{0}"))")
-            case "name": conditions.append("name = \(sql.bind(operand.stringValue ?? "\u{0}"))")
-            case "users":
-                conditions.append("id IN (SELECT role_id FROM role_users WHERE user_id = \(sql.bind(operand["objectId"]?.stringValue ?? "\u{0}")))")
-            case "roles":
-                conditions.append("id IN (SELECT parent_id FROM role_roles WHERE child_id = \(sql.bind(operand["objectId"]?.stringValue ?? "\u{0}")))")
-            case "ACL": throw ParseError(.invalidQuery, "Cannot query on ACL.")
-            default:
-                guard FieldName.isValid(key) else { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
-                conditions.append("fields @> \(sql.bind(JSONValue.object([key: operand]).jsonText))::jsonb")
-            }
+        let query = TableQuery(table: "roles", columns: RoleRecord.columns, mapping: RoleFieldMapping(),
+                               options: try TableQuery.options(request))
+        let (rows, count) = try await query.run(on: pool) { translator in
+            groups.readConditions(aclColumn: "t0.acl", sql: &translator.parameters)
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        var order = options.order.map { term -> String in
-            let column = switch term.field {
-            case "name": "name"
-            case "createdAt": "created_at"
-            case "updatedAt": "updated_at"
-            case "objectId": "id"
-            default: "fields -> '\(term.field)'"   // validated: letters, digits, _
-            }
-            return column + (term.descending ? " DESC" : " ASC")
-        }
-        order += ["created_at", "id"]
-        var answer: [String: JSONValue] = [:]
-        let rows = options.limit == 0 ? [] : try await pool.query(
-            "SELECT \(RoleRecord.columns) FROM roles \(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT \(options.limit) OFFSET \(options.skip)",
-            sql.values).rows
-        answer["results"] = .array(rows.map { .object(RoleRecord($0).json) })
-        if options.count {
-            let total = try await pool.query("SELECT count(*) AS total FROM roles \(whereClause)", sql.values).first?.int("total") ?? 0
-            answer["count"] = .number(Double(total))
-        }
-        return AuthResponses.ok(answer)
+        return query.answer(rows.map { RoleRecord($0).json }, count: count)
     }
 
     private func find(id: String) async throws -> RoleRecord? {

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ParseWire
+import Query
 import Storage
 
 /// `/sessions`: a caller sees and changes only their own sessions; the master key sees all. Tokens are stored
@@ -26,41 +27,32 @@ struct SessionHandler: Sendable {
         return AuthResponses.ok(session.json(sessionToken: tokenIfOwn(request, session)))
     }
 
+    /// `GET /sessions`: the caller's own sessions (every session for the master key). `sessionToken` is
+    /// queryable by equality: its digest is compared.
     func find(_ request: AuthRequest) async throws -> RESTResponse {
-        let options = try QueryOptions(request)
-        var sql = SQLParameters()
-        var conditions: [String] = []
-        if !request.groups.isMaster {
-            guard let userId = request.identity.userId else { throw ParseError(.invalidSessionToken, "Invalid session token") }
-            conditions.append("user_id = \(sql.bind(userId))")
-        }
-        for (key, value) in options.constraints.sorted(by: { $0.key < $1.key }) {
-            let operand = try QueryOptions.equalityValue(value)
-            switch key {
-            case "objectId": conditions.append("id = \(sql.bind(operand.stringValue ?? "\u{0}"))")
-            case "user": conditions.append("user_id = \(sql.bind(operand["objectId"]?.stringValue ?? "\u{0}"))")
-            case "installationId": conditions.append("installation_id = \(sql.bind(operand.stringValue ?? "\u{0}"))")
-            case "sessionToken":
-                conditions.append("token_digest = \(sql.bind(SessionTokenDigest.digest(of: operand.stringValue ?? "")))")
-            default:
-                guard FieldName.isValid(key) else { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
-                conditions.append("fields @> \(sql.bind(JSONValue.object([key: operand]).jsonText))::jsonb")
+        var options = try TableQuery.options(request)
+        let isMaster = request.groups.isMaster
+        let userId = request.identity.userId
+        if !isMaster && userId == nil { throw ParseError(.invalidSessionToken, "Invalid session token") }
+        var tokenDigest: [UInt8]?
+        if let wanted = options.whereClause.removeValue(forKey: "sessionToken") {
+            guard let token = wanted.stringValue ?? wanted["$eq"]?.stringValue, wanted.objectValue.map({ $0.count == 1 }) ?? true else {
+                throw ParseError(.invalidQuery, "sessionToken can only be queried for equality, at the top level of the query.")
             }
+            tokenDigest = SessionTokenDigest.digest(of: token)
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        var answer: [String: JSONValue] = [:]
-        let rows = options.limit == 0 ? [] : try await pool.query(
-            "SELECT \(SessionStore.SessionRecord.columns) FROM sessions \(whereClause) ORDER BY created_at, id LIMIT \(options.limit) OFFSET \(options.skip)",
-            sql.values).rows
-        answer["results"] = .array(rows.map { row in
+        let query = TableQuery(table: "sessions", columns: SessionStore.SessionRecord.columns, mapping: SessionFieldMapping(),
+                               options: options)
+        let (rows, count) = try await query.run(on: pool) { translator in
+            var conditions: [String] = []
+            if !isMaster, let userId { conditions.append("t0.user_id = \(translator.bind(userId))") }
+            if let tokenDigest { conditions.append("t0.token_digest = \(translator.bind(tokenDigest))") }
+            return conditions
+        }
+        return query.answer(rows.map { row in
             let session = SessionStore.SessionRecord(row)
-            return .object(session.json(sessionToken: tokenIfOwn(request, session)))
-        })
-        if options.count {
-            let total = try await pool.query("SELECT count(*) AS total FROM sessions \(whereClause)", sql.values).first?.int("total") ?? 0
-            answer["count"] = .number(Double(total))
-        }
-        return AuthResponses.ok(answer)
+            return session.json(sessionToken: tokenIfOwn(request, session))
+        }, count: count)
     }
 
     /// `POST /sessions`: a new session for the caller (or, with the master key, for the user in the body).

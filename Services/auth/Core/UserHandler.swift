@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ParseWire
+import Query
 import Storage
 
 /// `/users/me`, `/users/<id>` (GET, PUT, DELETE), `/users` queries and `/logout`, with parse-server's
@@ -13,8 +14,14 @@ struct UserHandler: Sendable {
     private var users: UserStore { UserStore(pool: pool) }
 
     func me(_ request: AuthRequest) async throws -> RESTResponse {
-        guard let userId = request.identity.userId, let token = request.identity.sessionToken,
-              let user = try await users.find(id: userId) else {
+        guard let token = request.identity.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
+        // With the master key the gateway passes the token on unresolved; parse-server answers the token's user.
+        var userId = request.identity.userId
+        if userId == nil, token.utf8.count <= 256, let session = try await sessions.find(token: token, pool: pool),
+           session.expiresAt.map({ $0 >= Date() }) ?? true {
+            userId = session.userId
+        }
+        guard let userId, let user = try await users.find(id: userId) else {
             throw ParseError(.invalidSessionToken, "Invalid session token")
         }
         return AuthResponses.ok(user.json(showEmail: true, sessionToken: token))
@@ -115,70 +122,15 @@ struct UserHandler: Sendable {
         return AuthResponses.empty
     }
 
+    /// `GET /users`: rows the caller may read, as `get` shows them. A query answer never carries a session token,
+    /// as in parse-server, so `keys` cannot bring one out either.
     func find(_ request: AuthRequest) async throws -> RESTResponse {
-        let options = try QueryOptions(request)
         let groups = request.groups
-        var sql = SQLParameters()
-        var conditions = groups.readConditions(sql: &sql)
-        for (key, value) in options.constraints.sorted(by: { $0.key < $1.key }) {
-            conditions.append(try condition(key, value, groups: groups, sql: &sql))
+        let query = TableQuery(table: "users", columns: UserRecord.columns, mapping: UserFieldMapping(isMaster: groups.isMaster),
+                               options: try TableQuery.options(request))
+        let (rows, count) = try await query.run(on: pool) { translator in
+            groups.readConditions(aclColumn: "t0.acl", sql: &translator.parameters)
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        var answer: [String: JSONValue] = [:]
-        if options.limit > 0 {
-            let order = (options.order.map { orderTerm($0.field, descending: $0.descending) } + ["created_at", "id"])
-                .joined(separator: ", ")
-            let rows = try await pool.query(
-                "SELECT \(UserRecord.columns) FROM users \(whereClause) ORDER BY \(order) LIMIT \(options.limit) OFFSET \(options.skip)",
-                sql.values).rows
-            answer["results"] = .array(rows.map { .object(UserRecord($0).json(for: groups, sessionToken: request.identity.sessionToken)) })
-        } else {
-            answer["results"] = .array([])
-        }
-        if options.count {
-            let total = try await pool.query("SELECT count(*) AS total FROM users \(whereClause)", sql.values).first?.int("total") ?? 0
-            answer["count"] = .number(Double(total))
-        }
-        return AuthResponses.ok(answer)
-    }
-
-    private func condition(_ key: String, _ value: JSONValue, groups: AccessGroups, sql: inout SQLParameters) throws -> String {
-        if key == "$relatedTo" { return try relatedTo(value, sql: &sql) }
-        let operand = try QueryOptions.equalityValue(value)
-        switch key {
-        case "objectId": return "id = \(sql.bind(operand.stringValue ?? "\u{0}"))"
-        case "username": return operand.isNull ? "FALSE" : "username = \(sql.bind(operand.stringValue ?? "\u{0}"))"
-        case "email":
-            // parse-server's default protectedFields: only the master key may search users by email.
-            guard groups.isMaster else { throw ParseError(.operationForbidden, "This user is not allowed to query email on class _User") }
-            return operand.isNull ? "email IS NULL" : "email = \(sql.bind(operand.stringValue ?? "\u{0}"))"
-        case "emailVerified": return "email_verified IS NOT DISTINCT FROM \(sql.bind(operand.boolValue))"
-        case "ACL", "password", "sessionToken", "authData":
-            throw ParseError(.invalidKeyName, "Invalid key name: \(key)")
-        default:
-            guard FieldName.isValid(key) else { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
-            if operand.isNull { return "(NOT (fields ? \(sql.bind(key))) OR fields -> \(sql.bind(key)) = 'null'::jsonb)" }
-            return "fields @> \(sql.bind(JSONValue.object([key: operand]).jsonText))::jsonb"
-        }
-    }
-
-    /// `{"$relatedTo":{"object":<_Role pointer>,"key":"users"}}`: the members of a role.
-    private func relatedTo(_ value: JSONValue, sql: inout SQLParameters) throws -> String {
-        guard value["key"]?.stringValue == "users", value["object"]?["className"]?.stringValue == "_Role",
-              let roleId = value["object"]?["objectId"]?.stringValue else {
-            throw ParseError(.invalidQuery, "improper usage of $relatedTo")
-        }
-        return "id IN (SELECT user_id FROM role_users WHERE role_id = \(sql.bind(roleId)))"
-    }
-
-    private func orderTerm(_ field: String, descending: Bool) -> String {
-        let column = switch field {
-        case "createdAt": "created_at"
-        case "updatedAt": "updated_at"
-        case "objectId": "id"
-        case "username": "username"
-        default: "fields -> '\(field)'"   // `field` passed FieldName.isValid: letters, digits, _
-        }
-        return column + (descending ? " DESC" : " ASC")
+        return query.answer(rows.map { UserRecord($0).json(for: groups) }, count: count)
     }
 }

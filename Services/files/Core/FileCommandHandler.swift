@@ -11,6 +11,9 @@ struct FileCommandHandler: Sendable {
 
     func create(_ command: Command<FileCreateRequest>) async throws -> FileUploadState {
         let request = command.payload
+        if command.identity.isReadOnlyMaster && !command.identity.isMaster {
+            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the create operation.")
+        }
         if let refusal = policy.refusal(isMaster: command.identity.isMaster, userId: command.identity.userId) {
             throw ParseError(.fileSaveError, refusal)
         }

@@ -1,8 +1,9 @@
 import Contracts
 
 /// parse-server's `handleParseHeaders` decision, in its order: application id, then master key (only from the
-/// allowed addresses), then client keys when any are configured. A wrong master key is not an error: the request
-/// goes on as a client's.
+/// allowed addresses), then the read-only master key, then client keys when any are configured. A wrong master
+/// key is not an error: the request goes on as a client's. With either master key the session token travels
+/// unresolved, for the routes that use it (`/users/me`, `/logout`).
 struct AccessCheck: Sendable {
     enum Outcome: Equatable {
         case allowed(Identity)
@@ -14,6 +15,9 @@ struct AccessCheck: Sendable {
     let masterKey: String?
     let masterKeyIPs: IPAllowList
     let clientKeys: ClientKeys
+    /// parse-server's `readOnlyMasterKey`: reads as the master key, refused for writes by every service. Like
+    /// parse-server, it is not limited to `masterKeyIPs`.
+    var readOnlyMasterKey: String? = nil
 
     func evaluate(_ credentials: RequestCredentials, remoteAddress: String) -> Outcome {
         guard let appId = credentials.applicationId, ConstantTime.equals(appId, applicationId) else {
@@ -21,7 +25,10 @@ struct AccessCheck: Sendable {
         }
         if let configured = masterKey, let sent = credentials.masterKey, ConstantTime.equals(configured, sent) {
             guard masterKeyIPs.allows(remoteAddress) else { return .unauthorized }
-            return .allowed(.master)
+            return .allowed(Identity(isMaster: true, sessionToken: credentials.sessionToken))
+        }
+        if let configured = readOnlyMasterKey, let sent = credentials.masterKey, ConstantTime.equals(configured, sent) {
+            return .allowed(Identity(isReadOnlyMaster: true, sessionToken: credentials.sessionToken))
         }
         if clientKeys.anyConfigured && !clientKeys.accepts(credentials) {
             return .unauthorized

@@ -73,7 +73,7 @@ struct FileRequestHandler {
         guard let body = FileUploadBody(request, applicationId: configuration.applicationId) else {
             return ParseResponses.unauthorized
         }
-        guard let identity = try await identity(request, bodyFields: body.envelope, requestId: calls.requestId) else {
+        guard let identity = try await identity(request, bodyFields: body.envelope, requestId: calls.requestId, for: "create") else {
             return ParseResponses.unauthorized
         }
         var source = BufferedUploadSource(body.bytes)
@@ -98,7 +98,7 @@ struct FileRequestHandler {
                 whole.body = try await stream.collect()
                 return try await upload(whole, name: name, calls: calls, serverURL: serverURL, log: log)
             }
-            guard let identity = try await identity(head, bodyFields: [:], requestId: requestId) else {
+            guard let identity = try await identity(head, bodyFields: [:], requestId: requestId, for: "create") else {
                 return ParseResponses.unauthorized
             }
             var source = StreamedUploadSource(stream)
@@ -128,19 +128,27 @@ struct FileRequestHandler {
 
     private func delete(_ request: HTTPRequest, name: String, calls: FileServiceCalls) async throws -> HTTPResponse {
         let envelope = (try? JSONBody(request.body))?.envelope ?? [:]
-        guard let identity = try await identity(request, bodyFields: envelope, requestId: calls.requestId) else { return ParseResponses.unauthorized }
+        guard let identity = try await identity(request, bodyFields: envelope, requestId: calls.requestId, for: "delete") else {
+            return ParseResponses.unauthorized
+        }
         guard identity.isMaster else { return FileResponses.masterKeyRequired }
         let _: Empty = try await calls.send(FileCommands.delete, FileNameReference(name: name), identity: identity)
         return FileResponses.deleted
     }
 
-    /// The caller as parse-server's `handleParseHeaders` sees it; nil for a 403.
-    private func identity(_ request: HTTPRequest, bodyFields: [String: String], requestId: String) async throws -> Identity? {
+    /// The caller of a file write (`operation`) as parse-server's `handleParseHeaders` sees it; nil for a 403.
+    /// The read-only master key writes nothing, files included.
+    private func identity(_ request: HTTPRequest, bodyFields: [String: String], requestId: String,
+                          for operation: String) async throws -> Identity? {
         let access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
-                                 masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys)
+                                 masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
+                                 readOnlyMasterKey: configuration.readOnlyMasterKey)
         let credentials = RequestCredentials(headers: request.headers, bodyFields: bodyFields)
         guard case .allowed(let identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return nil
+        }
+        if identity.isReadOnlyMaster {
+            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the \(operation) operation.")
         }
         if let token = identity.sessionToken, !identity.isMaster {
             return try await sessions.identity(for: token, requestId: requestId)

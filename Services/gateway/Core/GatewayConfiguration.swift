@@ -6,6 +6,9 @@ public struct GatewayConfiguration: Sendable {
     public var applicationId: String
     public var masterKey: String?
     public var masterKeyIPs: IPAllowList
+    /// `PARSE_SERVER_READ_ONLY_MASTER_KEY` (parse-server's `readOnlyMasterKey`): reads like the master key,
+    /// writes nothing (119); unset by default.
+    public var readOnlyMasterKey: String?
     /// Any of these configured means every request must carry one of them (or the master key), as parse-server does.
     public var clientKeys: ClientKeys
     public var mountPath: String
@@ -34,10 +37,16 @@ public struct GatewayConfiguration: Sendable {
         guard let level = LogLevel(name: levelName) else {
             throw ConfigurationError("PARSE_LOG_LEVEL must be debug, info, warning or error, got '\(levelName)'")
         }
+        let masterKey = env.optional("PARSE_SERVER_MASTER_KEY") ?? "myMasterKey"
+        let readOnlyMasterKey = env.optional("PARSE_SERVER_READ_ONLY_MASTER_KEY")
+        if readOnlyMasterKey == masterKey {
+            throw ConfigurationError("PARSE_SERVER_READ_ONLY_MASTER_KEY must differ from PARSE_SERVER_MASTER_KEY")
+        }
         return GatewayConfiguration(
             applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
-            masterKey: env.optional("PARSE_SERVER_MASTER_KEY") ?? "myMasterKey",
+            masterKey: masterKey,
             masterKeyIPs: try IPAllowList(env.list("PARSE_SERVER_MASTER_KEY_IPS", default: ["127.0.0.1", "::1"])),
+            readOnlyMasterKey: readOnlyMasterKey,
             clientKeys: ClientKeys(
                 clientKey: env.optional("PARSE_SERVER_CLIENT_KEY"),
                 restAPIKey: env.optional("PARSE_SERVER_REST_API_KEY"),

@@ -23,7 +23,8 @@ struct GatewayResponder: HTTPResponder {
         self.sessions = sessions
         self.logger = logger
         access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
-                             masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys)
+                             masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
+                             readOnlyMasterKey: configuration.readOnlyMasterKey)
         readiness = Readiness(client: client, timeout: configuration.readinessTimeout)
     }
 
@@ -78,9 +79,10 @@ struct GatewayResponder: HTTPResponder {
         guard case .allowed(var identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return ParseResponses.unauthorized
         }
-        // parse-server ignores the token on exactly `/login`, and the master key wins over a token.
+        // parse-server ignores the token on exactly `/login`, and a master key wins over a token (which stays in the
+        // identity unresolved, for `/users/me` and `/logout`).
         if path == "login" { identity.sessionToken = nil }
-        if let token = identity.sessionToken, !identity.isMaster, path != "login" {
+        if let token = identity.sessionToken, !identity.isMaster, !identity.isReadOnlyMaster, path != "login" {
             do {
                 identity = try await sessions.identity(for: token, requestId: requestId)
             } catch let error as ParseError {

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Messaging
 import ParseWire
+import Query
 import Storage
 
 /// Applies ballots from the `votes` service to one object's counter, each exactly once: the ids of applied ballots

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ParseWire
+import Query
 import Storage
 
 /// `POST /batch`: sub-requests in order, each answered `{"success":...}` or `{"error":...}`; with

@@ -1,4 +1,5 @@
 import ParseWire
+import Query
 import Storage
 
 /// One class as `parse_schema` records it.

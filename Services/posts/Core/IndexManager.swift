@@ -1,4 +1,5 @@
 import ParseWire
+import Query
 import Storage
 
 /// Indexes for the fields queries sort and filter on, made the first time a query needs them, so that

@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Query
 import Storage
 
 /// Gets and finds: translates the options to one SQL statement (plus one per included class and level), keeps
@@ -34,7 +35,7 @@ struct ObjectReader {
         guard let object else { throw ParseError(.objectNotFound, "Object not found.") }
         var objects = [object]
         try await expandIncludes(&objects, schema, paths: includePaths(options, schema))
-        return project(objects[0], options)
+        return options.project(objects[0])
     }
 
     func find(_ className: String, options: QueryOptions) async throws -> FindResult {
@@ -64,7 +65,7 @@ struct ObjectReader {
         }
         var objects = found.rows
         try await expandIncludes(&objects, found.schema, paths: includePaths(options, found.schema))
-        return FindResult(results: objects.map { .object(project($0, options)) }, count: found.count)
+        return FindResult(results: objects.map { .object(options.project($0)) }, count: found.count)
     }
 
     /// Runs `body` with the class's schema, cached when possible. `body` returns the fingerprint its statement
@@ -101,11 +102,12 @@ struct ObjectReader {
     /// The SQL of a find, with unreadable rows filtered out and the class's fingerprint in every row; exposed
     /// so tests can EXPLAIN it.
     func prepareFind(_ schema: ClassSchema, options: QueryOptions) async throws -> FindStatement {
-        let translator = WhereTranslator(identity: context.identity) { [connection] name in
+        let mapping = ClassFieldMapping(schema: schema, identity: context.identity) { [connection] name in
             try await SchemaStore.load(name, on: connection)
         }
-        var condition = try await translator.translate(options.whereClause, schema, alias: "t0")
-        if let filter = translator.readFilter(alias: "t0") { condition += " AND " + filter }
+        let translator = WhereTranslator()
+        var condition = try await translator.translate(options.whereClause, mapping, alias: "t0")
+        if let filter = mapping.readFilter(alias: "t0", translator: translator) { condition += " AND " + filter }
         let ordering = try orderBy(options.order, schema)
         let classParameter = translator.bind(schema.className)
         let from = "FROM \(Names.table(schema.className)) AS t0 WHERE \(condition)"
@@ -137,21 +139,6 @@ struct ObjectReader {
             fields.append(name)
         }
         return (terms.joined(separator: ", "), fields)
-    }
-
-    // MARK: projection
-
-    private func project(_ object: [String: JSONValue], _ options: QueryOptions) -> [String: JSONValue] {
-        var object = object
-        if let keys = options.keys {
-            let kept = Set(keys.map { String($0.split(separator: ".").first ?? "") })
-                .union(["objectId", "createdAt", "updatedAt", "ACL"])
-            object = object.filter { kept.contains($0.key) }
-        }
-        for key in options.excludeKeys where !["objectId", "createdAt", "updatedAt", "ACL"].contains(key) {
-            object[key] = nil
-        }
-        return object
     }
 
     // MARK: include

@@ -1,5 +1,6 @@
 import Foundation
 import ParseWire
+import Query
 import Storage
 
 /// Creates, updates and deletes objects. Every method runs inside the caller's transaction, which also carries
@@ -34,7 +35,7 @@ struct ObjectWriter {
             guard let type = schema.fields[name], type.columnType != nil,
                   let value = WritePlan.initialValue(change), !value.isNull else { continue }
             columns.append(Names.quoted(name))
-            values.append(try ValueCodec.storage(value, type, &parameters))
+            values.append(try ValueStorage.sql(value, type, &parameters))
             if WritePlan.isEchoed(change) { echoed[name] = value }
         }
         let inserted: PostgresResult
@@ -80,7 +81,7 @@ struct ObjectWriter {
             let column = Names.quoted(name)
             let expression: String
             switch change {
-            case .set(let value): expression = try ValueCodec.storage(value, type, &parameters)
+            case .set(let value): expression = try ValueStorage.sql(value, type, &parameters)
             case .delete: expression = "NULL"
             case .increment(let amount): expression = "COALESCE(\(column), 0) + \(parameters.bind(amount))::double precision"
             case .add(let objects): expression = "COALESCE(\(column), '[]'::jsonb) || \(parameters.bind(JSONValue.array(objects).compactText))::jsonb"

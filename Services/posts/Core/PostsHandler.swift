@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ParseWire
+import Query
 import Storage
 
 /// Parse's object routes below the mount (`classes/...`, `batch`, `schemas/...`, `purge/...`), with
@@ -20,13 +21,10 @@ struct PostsHandler: Sendable {
 
     /// Statement failures caused by what the client sent, as Parse errors; nil for the others.
     static func clientError(_ error: PostgresError) -> ParseError? {
-        switch error.sqlState {
-        case "2201B": return ParseError(.invalidQuery, "Invalid regular expression: \(error.message)")
-        case "23505": return ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
-        case "42883": return ParseError(.invalidQuery, "This constraint does not apply to the field's type.")
-        case let state? where state.hasPrefix("22"): return ParseError(.invalidQuery, "Invalid value: \(error.message)")
-        default: return nil
+        if error.sqlState == "23505" {
+            return ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
         }
+        return error.queryError
     }
 
     private func route(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {

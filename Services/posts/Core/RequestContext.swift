@@ -19,12 +19,3 @@ struct RequestContext: Sendable {
         }
     }
 }
-
-enum RequestBody {
-    /// The JSON object of a write; `{}` when there is no body.
-    static func object(_ text: String?) throws(ParseError) -> [String: JSONValue] {
-        guard let text, !text.isEmpty else { return [:] }
-        guard let object = JSONValue.parse(text)?.objectValue else { throw ParseError(.invalidJSON, "Invalid JSON") }
-        return object
-    }
-}

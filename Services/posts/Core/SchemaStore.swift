@@ -1,4 +1,5 @@
 import ParseWire
+import Query
 import Storage
 
 /// Reads and grows `parse_schema` and the class tables. Growth happens under a per-class transaction lock,

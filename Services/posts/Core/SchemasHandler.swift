@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Query
 import Storage
 
 /// `/schemas` (master key only) and `/purge`: reading and shaping classes, their fields, class-level
@@ -12,7 +13,11 @@ struct SchemasHandler {
     func handle(_ request: RESTRequest, className: String?, on connection: PostgresConnection) async throws -> RESTResponse {
         let identity = context.identity
         guard identity.isMaster || (identity.isReadOnlyMaster && request.method == "GET") else {
-            if identity.isReadOnlyMaster { try ClassPermissions.refuseReadOnlyMaster(identity, "update") }
+            if identity.isReadOnlyMaster {
+                // parse-server's SchemasRouter words these by the schema operation.
+                let operation = ["POST": "create", "PUT": "update", "DELETE": "delete"][request.method] ?? "update"
+                throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to \(operation) a schema.")
+            }
             return Self.masterKeyRequired
         }
         if let className { try Names.requireClassName(className) }
@@ -67,6 +72,9 @@ struct SchemasHandler {
 
     /// `DELETE /purge/<C>`: removes every object of the class, keeping the class.
     func purge(_ className: String, on connection: PostgresConnection) async throws -> RESTResponse {
+        if context.identity.isReadOnlyMaster && !context.identity.isMaster {
+            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to purge a schema.")
+        }
         guard context.identity.isMaster else { return Self.masterKeyRequired }
         try Names.requireClassName(className)
         if try await SchemaStore.load(className, on: connection) != nil {

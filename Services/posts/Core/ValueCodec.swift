@@ -1,5 +1,6 @@
 import Foundation
 import ParseWire
+import Query
 import Storage
 
 /// Parse values to SQL parameters and columns back to Parse values, type by type (see the schema's `FieldType`).
@@ -7,76 +8,6 @@ struct ValueCodec: Sendable {
     /// For File URLs: `<serverURL>/files/<appId>/<name>`.
     var serverURL: String
     var applicationId: String
-
-    /// The SQL expression that stores `value` in a column of `type` (a bound parameter, cast as needed).
-    static func storage(_ value: JSONValue, _ type: FieldType, _ parameters: inout SQLParameters) throws(ParseError) -> String {
-        if value.isNull { return "NULL" }
-        switch type.kind {
-        case .string:
-            guard let text = value.stringValue else { throw mismatch(type, value) }
-            return parameters.bind(text)
-        case .number:
-            guard let number = value.numberValue, number.isFinite else { throw mismatch(type, value) }
-            return parameters.bind(number) + "::double precision"
-        case .boolean:
-            guard let flag = value.boolValue else { throw mismatch(type, value) }
-            return parameters.bind(flag) + "::boolean"
-        case .date:
-            return parameters.bind(try date(value)) + "::timestamptz"
-        case .object, .array:
-            try checkNestedKeys(value)
-            return parameters.bind(value.compactText) + "::jsonb"
-        case .bytes:
-            guard value["base64"]?.stringValue != nil else { throw ParseError(.incorrectType, "This is not a valid Bytes") }
-            return parameters.bind(JSONValue.object(["__type": .string("Bytes"), "base64": value["base64"]!]).compactText) + "::jsonb"
-        case .pointer:
-            guard let id = value["objectId"]?.stringValue else { throw ParseError(.invalidPointer, "This is not a valid Pointer") }
-            return parameters.bind(id)
-        case .file:
-            guard let name = value["name"]?.stringValue else { throw ParseError(.incorrectType, "This is not a valid File") }
-            return parameters.bind(name)
-        case .geoPoint:
-            guard let latitude = value["latitude"]?.numberValue, let longitude = value["longitude"]?.numberValue else {
-                throw ParseError(.incorrectType, "This is not a valid GeoPoint")
-            }
-            guard (-90...90).contains(latitude) else {
-                throw ParseError(.incorrectType, "GeoPoint latitude out of bounds: \(latitude).")
-            }
-            guard (-180...180).contains(longitude) else {
-                throw ParseError(.incorrectType, "GeoPoint longitude out of bounds: \(longitude).")
-            }
-            return "point(\(parameters.bind(longitude))::double precision, \(parameters.bind(latitude))::double precision)"
-        case .relation, .acl:
-            throw mismatch(type, value)
-        }
-    }
-
-    static func date(_ value: JSONValue) throws(ParseError) -> Date {
-        let iso = value["iso"]?.stringValue ?? value.stringValue
-        guard let iso, let date = ParseDate.date(from: iso) else { throw ParseError(.incorrectType, "This is not a valid Date") }
-        return date
-    }
-
-    private static func mismatch(_ type: FieldType, _ value: JSONValue) -> ParseError {
-        let got = (try? FieldType.of(value))??.description ?? "invalid value"
-        return ParseError(.incorrectType, "schema mismatch; expected \(type.description) but got \(got)")
-    }
-
-    /// parse-server refuses `$` and `.` in the keys of stored objects: they would read as operators and paths.
-    static func checkNestedKeys(_ value: JSONValue) throws(ParseError) {
-        switch value {
-        case .object(let fields):
-            for (key, nested) in fields {
-                if key.contains("$") || key.contains(".") {
-                    throw ParseError(.invalidNestedKey, "Nested keys should not contain the '$' or '.' characters")
-                }
-                try checkNestedKeys(nested)
-            }
-        case .array(let items):
-            for item in items { try checkNestedKeys(item) }
-        default: break
-        }
-    }
 
     // MARK: reading
 

@@ -1,5 +1,6 @@
 import Foundation
 import ParseWire
+import Query
 
 /// A write body checked and sorted: plain values and operators per field, the ACL, relation changes, and the
 /// types the fields need. Building it touches no database.
@@ -37,7 +38,7 @@ struct WritePlan: Sendable {
                 objectId = id
             case "createdAt", "updatedAt":
                 // Silently ignored for clients, as in parse-server; an import keeps them.
-                guard keepSystemFields, let date = try? ValueCodec.date(value) else { continue }
+                guard keepSystemFields, let date = try? ValueStorage.date(value) else { continue }
                 if name == "createdAt" { createdAt = date } else { updatedAt = date }
             case "ACL":
                 hasACL = true
@@ -69,7 +70,7 @@ struct WritePlan: Sendable {
             guard let objects = fields["objects"]?.arrayValue else {
                 throw ParseError(.invalidJSON, "objects to add must be an array")
             }
-            try ValueCodec.checkNestedKeys(.array(objects))
+            try ValueStorage.checkNestedKeys(.array(objects))
             changes[name] = op == "Add" ? .add(objects) : op == "AddUnique" ? .addUnique(objects) : .remove(objects)
         case "AddRelation", "RemoveRelation", "Batch":
             let (added, removed) = try relationChange(fields)

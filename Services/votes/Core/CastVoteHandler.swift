@@ -11,6 +11,9 @@ struct CastVoteHandler: Sendable {
 
     func handle(_ command: Command<CastVote>) async throws -> RESTResponse {
         let vote = command.payload
+        if command.identity.isReadOnlyMaster && !command.identity.isMaster {
+            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the update operation.")
+        }
         try Self.validate(vote)
         let ballot = Ballot(ballotId: UUID().uuidString.lowercased(), requestId: command.requestId,
                             voter: command.identity, vote: vote)

@@ -2,27 +2,27 @@ import ParseWire
 
 /// The options of a find or get, read from the query string (each value JSON-parsed when it can be, as
 /// parse-server does) and from a `_method: GET` body.
-struct QueryOptions: Sendable {
-    var whereClause: [String: JSONValue] = [:]
-    var limit: Int?
-    var skip = 0
-    var order: [String] = []
-    var keys: [String]?
-    var excludeKeys: [String] = []
-    var include: [String] = []
-    var count = false
+public struct QueryOptions: Sendable {
+    public var whereClause: [String: JSONValue] = [:]
+    public var limit: Int?
+    public var skip = 0
+    public var order: [String] = []
+    public var keys: [String]?
+    public var excludeKeys: [String] = []
+    public var include: [String] = []
+    public var count = false
 
-    static let findParameters: Set<String> = [
+    public static let findParameters: Set<String> = [
         "where", "limit", "skip", "order", "keys", "excludeKeys", "include", "includeAll", "count",
         "redirectClassNameForKey", "readPreference", "includeReadPreference", "subqueryReadPreference", "hint",
         "explain", "comment",
     ]
-    static let getParameters: Set<String> = [
+    public static let getParameters: Set<String> = [
         "keys", "include", "excludeKeys", "readPreference", "includeReadPreference", "subqueryReadPreference",
     ]
 
     /// Query-string values and body fields together; the body wins.
-    static func merge(query: [String: String], body: String?) throws(ParseError) -> [String: JSONValue] {
+    public static func merge(query: [String: String], body: String?) throws(ParseError) -> [String: JSONValue] {
         var options: [String: JSONValue] = [:]
         for (key, text) in query {
             if key == "where" {
@@ -38,7 +38,7 @@ struct QueryOptions: Sendable {
         return options
     }
 
-    init(find options: [String: JSONValue]) throws(ParseError) {
+    public init(find options: [String: JSONValue]) throws(ParseError) {
         for key in options.keys where !Self.findParameters.contains(key) {
             throw ParseError(.invalidQuery, "Invalid parameter for query: \(key)")
         }
@@ -58,7 +58,7 @@ struct QueryOptions: Sendable {
         if options["includeAll"].map({ (try? Self.flag($0)) == true }) == true { include.append("*") }
     }
 
-    init(get options: [String: JSONValue]) throws(ParseError) {
+    public init(get options: [String: JSONValue]) throws(ParseError) {
         for key in options.keys where !Self.getParameters.contains(key) {
             throw ParseError(.invalidQuery, "Improper encode of parameter")
         }
@@ -72,7 +72,7 @@ struct QueryOptions: Sendable {
     }
 
     /// `"a,b"` or `["a","b"]`.
-    static func list(_ value: JSONValue, _ name: String) throws(ParseError) -> [String] {
+    public static func list(_ value: JSONValue, _ name: String) throws(ParseError) -> [String] {
         switch value {
         case .string(let text):
             return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -88,7 +88,7 @@ struct QueryOptions: Sendable {
         }
     }
 
-    static func integer(_ value: JSONValue, _ name: String) throws(ParseError) -> Int {
+    public static func integer(_ value: JSONValue, _ name: String) throws(ParseError) -> Int {
         let number = value.numberValue ?? value.stringValue.flatMap(Double.init)
         guard let number, number >= 0, number == number.rounded(), number < 1e15 else {
             throw ParseError(.invalidQuery, "Invalid value for \(name): it must be a non-negative integer.")
@@ -96,12 +96,28 @@ struct QueryOptions: Sendable {
         return Int(number)
     }
 
-    static func flag(_ value: JSONValue) throws(ParseError) -> Bool {
+    public static func flag(_ value: JSONValue) throws(ParseError) -> Bool {
         switch value {
         case .bool(let flag): return flag
         case .number(let number): return number != 0
         case .string(let text): return text == "1" || text == "true"
         default: throw ParseError(.invalidQuery, "Invalid value for count.")
         }
+    }
+
+    /// The fields every answer keeps whatever `keys` and `excludeKeys` say.
+    public static let alwaysKept: Set<String> = ["objectId", "createdAt", "updatedAt", "ACL"]
+
+    /// `object` cut down to `keys` (top-level names of dotted keys) and without `excludeKeys`.
+    public func project(_ object: [String: JSONValue]) -> [String: JSONValue] {
+        var object = object
+        if let keys {
+            let kept = Set(keys.map { String($0.split(separator: ".").first ?? "") }).union(Self.alwaysKept)
+            object = object.filter { kept.contains($0.key) }
+        }
+        for key in excludeKeys where !Self.alwaysKept.contains(key) {
+            object[key] = nil
+        }
+        return object
     }
 }

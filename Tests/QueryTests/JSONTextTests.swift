@@ -1,7 +1,7 @@
 import Foundation
 import ParseWire
 import Testing
-@testable import PostsCore
+@testable import Query
 
 struct JSONTextTests {
     @Test func matchesWhatJSONParsersRead() throws {

@@ -24,15 +24,6 @@ public enum Names {
     /// `"name"`: only for names that passed validation (or fixed system names).
     public static func quoted(_ name: String) -> String { "\"" + name + "\"" }
 
-    /// Where a class's rows live: a schema of their own, so a class named like one of the service's tables
-    /// (`outbox`) cannot collide with it.
-    public static func table(_ className: String) -> String { "classes." + quoted(className) }
-
-    /// The join table of a Relation field, named as parse-server names it.
-    public static func joinTable(field: String, className: String) -> String {
-        "classes." + quoted("_Join:\(field):\(className)")
-    }
-
     private static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }

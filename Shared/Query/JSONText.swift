@@ -2,8 +2,8 @@ import ParseWire
 
 /// Compact JSON text for answers, written by hand: answers are built on every request and Foundation's encoder
 /// costs several times more. Keys are sorted, so equal values give equal text, as `JSONValue.jsonText`.
-enum JSONText {
-    static func encode(_ value: JSONValue) -> String {
+public enum JSONText {
+    public static func encode(_ value: JSONValue) -> String {
         var output = ""
         output.reserveCapacity(256)
         write(value, into: &output)
@@ -36,7 +36,7 @@ enum JSONText {
     }
 
     /// Whole numbers without a fraction (`42`, not `42.0`), others in Swift's shortest exact form.
-    static func format(_ number: Double) -> String {
+    public static func format(_ number: Double) -> String {
         guard number.isFinite else { return "null" }
         if number == number.rounded(), abs(number) < 9_007_199_254_740_992 { return String(Int64(number)) }
         return String(number)
@@ -77,5 +77,5 @@ enum JSONText {
 
 extension JSONValue {
     /// `JSONText.encode(self)`.
-    var compactText: String { JSONText.encode(self) }
+    public var compactText: String { JSONText.encode(self) }
 }

@@ -1,0 +1,32 @@
+import ParseWire
+import Query
+
+/// `_User` fields over the `users` table: fixed columns for the fields auth manages, the `fields` document for
+/// custom ones. Secrets are never queryable, and `email` only with the master key (parse-server's default
+/// `protectedFields`), so a query cannot probe what the answer would hide.
+struct UserFieldMapping: FieldMapping {
+    let isMaster: Bool
+
+    func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
+        switch name {
+        case "objectId": return QueryColumn(sql: "\(alias).id", type: FieldType(.string))
+        case "username": return QueryColumn(sql: "\(alias).username", type: FieldType(.string))
+        case "email":
+            guard isMaster else { throw ParseError(.operationForbidden, "This user is not allowed to query email on class _User") }
+            return QueryColumn(sql: "\(alias).email", type: FieldType(.string))
+        case "emailVerified": return QueryColumn(sql: "\(alias).email_verified", type: FieldType(.boolean))
+        case "createdAt": return QueryColumn(sql: "\(alias).created_at", type: FieldType(.date))
+        case "updatedAt": return QueryColumn(sql: "\(alias).updated_at", type: FieldType(.date))
+        case "password", "sessionToken", "authData":
+            throw ParseError(.invalidKeyName, "Invalid key name: \(name)")
+        default:
+            return .schemaless(document: "\(alias).fields", key: translator.bind(name))
+        }
+    }
+
+    /// The members of a role: `{"$relatedTo":{"object":<_Role pointer>,"key":"users"}}`.
+    func relatedTo(owner: String, ownerId: String, key: String, alias: String, translator: WhereTranslator) async throws -> String {
+        guard owner == "_Role", key == "users" else { throw ParseError(.invalidQuery, "improper usage of $relatedTo") }
+        return "\(alias).id IN (SELECT user_id FROM role_users WHERE role_id = \(translator.bind(ownerId)))"
+    }
+}

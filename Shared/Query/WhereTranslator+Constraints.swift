@@ -1,0 +1,150 @@
+import ParseWire
+import Storage
+
+/// The operators of one field's constraint (`{"$gt":1,"$lt":5}`) and the SQL of each.
+extension WhereTranslator {
+    func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping) async throws -> String {
+        guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
+            return try equality(value, column)
+        }
+        var parts: [String] = []
+        for (op, operand) in fields.sorted(by: { $0.key < $1.key }) {
+            switch op {
+            case "$eq": parts.append(try equality(operand, column))
+            case "$ne": parts.append("NOT COALESCE(" + (try equality(operand, column)) + ", FALSE)")
+            case "$lt", "$lte", "$gt", "$gte": parts.append(try comparison(op, operand, column))
+            case "$in": parts.append(try membership(operand, column, name: "$in"))
+            case "$nin": parts.append("NOT COALESCE(" + (try membership(operand, column, name: "$nin")) + ", FALSE)")
+            case "$exists":
+                guard let flag = operand.boolValue else { throw ParseError(.invalidQuery, "bad $exists value") }
+                parts.append("\(column.sql) IS \(flag ? "NOT " : "")NULL")
+            case "$all": parts.append(try all(operand, column))
+            case "$containedBy":
+                guard let items = operand.arrayValue else { throw ParseError(.invalidJSON, "bad $containedBy: should be an array") }
+                try requireArray(column, op)
+                parts.append("\(column.sql) <@ \(bind(JSONValue.array(items).compactText))::jsonb")
+            case "$regex": parts.append(try regex(operand, options: fields["$options"], column))
+            case "$options":
+                guard fields["$regex"] != nil else { throw ParseError(.invalidQuery, "$options needs $regex.") }
+            case "$select", "$dontSelect", "$inQuery", "$notInQuery":
+                let condition = try await mapping.subquery(op, operand, column, translator: self)
+                parts.append(op == "$select" || op == "$inQuery" ? condition : "NOT COALESCE(\(condition), FALSE)")
+            case "$nearSphere", "$within", "$geoWithin", "$geoIntersects", "$text", "$maxDistance",
+                 "$maxDistanceInRadians", "$maxDistanceInMiles", "$maxDistanceInKilometers", "$relativeTime":
+                throw ParseError(.invalidQuery, "The query operator \(op) is not supported by this server.")
+            default:
+                throw ParseError(.invalidQuery, "Unsupported query operator: \(op)")
+            }
+        }
+        return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
+    }
+
+    /// The SQL value to compare a column with.
+    private func operand(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
+        if column.type.kind == .geoPoint {
+            throw ParseError(.invalidQuery, "GeoPoint fields can only be queried with $exists on this server.")
+        }
+        if column.isNested || [.object, .array, .bytes].contains(column.type.kind) {
+            return bind(value.compactText) + "::jsonb"
+        }
+        if column.type.kind == .date, let text = value.stringValue, let date = ParseDate.date(from: text) {
+            return bind(date) + "::timestamptz"
+        }
+        if column.type.kind == .pointer || column.type.kind == .file, let text = value.stringValue {
+            return bind(text)
+        }
+        return try ValueStorage.sql(value, column.type, &parameters)
+    }
+
+    private func equality(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
+        if value.isNull { return "\(column.sql) IS NULL" }
+        if column.isSchemaless && value.arrayValue == nil {
+            // An array holding the value matches too, as with typed Array columns.
+            let wanted = try operand(value, column)
+            return "(\(column.sql) = \(wanted) OR (jsonb_typeof(\(column.sql)) = 'array' AND \(column.sql) @> jsonb_build_array(\(wanted))))"
+        }
+        if column.type.kind == .array && !column.isNested && value.arrayValue == nil {
+            // Array fields: equality with one value means "contains it", as in parse-server.
+            return "\(column.sql) @> \(bind(JSONValue.array([value]).compactText))::jsonb"
+        }
+        return "\(column.sql) = \(try operand(value, column))"
+    }
+
+    private func comparison(_ op: String, _ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
+        if value.objectValue?["$relativeTime"] != nil {
+            throw ParseError(.invalidQuery, "The query operator $relativeTime is not supported by this server.")
+        }
+        guard !value.isNull else { throw ParseError(.invalidQuery, "\(op) needs a value.") }
+        let sqlOp = ["$lt": "<", "$lte": "<=", "$gt": ">", "$gte": ">="][op]!
+        let bound = try operand(value, column)
+        if column.isSchemaless {
+            // jsonb orders across types (a boolean is greater than any number); Parse compares like with like.
+            return "(\(column.sql) \(sqlOp) \(bound) AND jsonb_typeof(\(column.sql)) = jsonb_typeof(\(bound)))"
+        }
+        return "\(column.sql) \(sqlOp) \(bound)"
+    }
+
+    private func membership(_ value: JSONValue, _ column: QueryColumn, name: String) throws(ParseError) -> String {
+        guard let items = value.arrayValue else { throw ParseError(.invalidJSON, "bad \(name) value") }
+        if items.isEmpty { return "FALSE" }
+        if column.isSchemaless {
+            let values = items.filter { !$0.isNull }
+            var parts: [String] = []
+            if !values.isEmpty {
+                let list = bind(JSONValue.array(values).compactText)
+                parts.append("EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) = wanted.value OR (jsonb_typeof(\(column.sql)) = 'array' AND \(column.sql) @> jsonb_build_array(wanted.value)))")
+            }
+            if values.count < items.count { parts.append("\(column.sql) IS NULL") }
+            return "(" + parts.joined(separator: " OR ") + ")"
+        }
+        if column.type.kind == .array && !column.isNested {
+            let list = bind(JSONValue.array(items).compactText)
+            return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) @> jsonb_build_array(wanted.value))"
+        }
+        var values: [String] = []
+        var allowsNull = false
+        for item in items {
+            if item.isNull { allowsNull = true } else { values.append(try operand(item, column)) }
+        }
+        var parts: [String] = []
+        if !values.isEmpty { parts.append("\(column.sql) IN (\(values.joined(separator: ", ")))") }
+        if allowsNull { parts.append("\(column.sql) IS NULL") }
+        return "(" + parts.joined(separator: " OR ") + ")"
+    }
+
+    private func all(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
+        guard let items = value.arrayValue else { throw ParseError(.invalidJSON, "bad $all value") }
+        if items.contains(where: { $0["$regex"] != nil }) {
+            throw ParseError(.invalidQuery, "$all with $regex values is not supported by this server.")
+        }
+        try requireArray(column, "$all")
+        return "\(column.sql) @> \(bind(JSONValue.array(items).compactText))::jsonb"
+    }
+
+    private func requireArray(_ column: QueryColumn, _ op: String) throws(ParseError) {
+        guard column.type.kind == .array || column.isNested || !column.exists else {
+            throw ParseError(.invalidQuery, "\(op) applies to Array fields only.")
+        }
+    }
+
+    private func regex(_ value: JSONValue, options: JSONValue?, _ column: QueryColumn) throws(ParseError) -> String {
+        guard let pattern = value.stringValue else { throw ParseError(.invalidQuery, "bad $regex value") }
+        let flags = options?.stringValue ?? ""
+        guard options == nil || options?.stringValue != nil, flags.allSatisfy({ "imxs".contains($0) }) else {
+            throw ParseError(.invalidQuery, "Bad $options value for query: \(options?.stringValue ?? options?.compactText ?? "")")
+        }
+        guard column.type.kind == .string || column.isSchemaless || !column.exists else {
+            throw ParseError(.invalidQuery, "$regex applies to String fields only.")
+        }
+        // PostgreSQL's embedded options: `w` makes ^ and $ match at line breaks (Mongo's `m`), `x` is the same.
+        var embedded = ""
+        if flags.contains("m") { embedded += "w" }
+        if flags.contains("x") { embedded += "x" }
+        let full = embedded.isEmpty ? pattern : "(?\(embedded))" + pattern
+        let matches = flags.contains("i") ? "~*" : "~"
+        if column.isSchemaless {
+            return "(jsonb_typeof(\(column.sql)) = 'string' AND (\(column.sql) #>> '{}') \(matches) \(bind(full)))"
+        }
+        return "\(column.sql) \(matches) \(bind(full))"
+    }
+}
