@@ -11,7 +11,7 @@ public enum VotesService {
     public static let definition = ServiceDefinition(
         name: .votes,
         migrations: VotesMigrations.all,
-        registerCommands: { router, pool, client in
+        registerCommands: { router, pool, client, jobs in
             let service = try ServiceConfiguration.fromEnvironment(.votes)
             let configuration = try VotesConfiguration.fromEnvironment()
             let logger = Logger(service: "votes", level: service.logLevel)
@@ -21,6 +21,6 @@ public enum VotesService {
                                           configuration: configuration)
             router.register(CastVote.type, CastVote.self) { command, _ in try await handler.handle(command) }
             let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: configuration, logger: logger)
-            Task { await recovery.run() }
+            jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
         })
 }
