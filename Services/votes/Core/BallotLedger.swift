@@ -49,12 +49,15 @@ struct BallotLedger: Sendable {
     }
 
     /// Marks what `posts` answered, in one transaction: applied ballots get their total, sequence and event;
-    /// refused ones their error. A ballot already marked (by a concurrent retry) is left alone, so it never gets a
-    /// second event.
+    /// refused ones their error; a like that changed nothing (no sequence) is `unchanged`, with the total it was
+    /// answered with and no event. A ballot already marked (by a concurrent retry) is left alone, so it never gets
+    /// a second event.
     func settle(_ ballots: [Ballot], outcomes: [AppliedIncrements.Outcome]) async throws {
         let byId = Dictionary(ballots.map { ($0.ballotId, $0) }, uniquingKeysWith: { first, _ in first })
         let refused = outcomes.filter { $0.error != nil && byId[$0.ballotId] != nil }
-        let applied = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
+        let answered = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
+        let applied = answered.filter { $0.sequence != nil }
+        let unchanged = answered.filter { $0.sequence == nil }
         let eventIds = applied.map { _ in UUID().uuidString.lowercased() }
         let literal = SQLParameters.arrayLiteral
         try await pool.transaction { connection in
@@ -65,6 +68,15 @@ struct BallotLedger: Sendable {
                     WHERE b.ballot_id = x.id AND b.state = 'pending'
                     """, [literal(refused.map(\.ballotId)), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
                           literal(refused.map { $0.error?.message ?? "" })])
+            }
+            if !unchanged.isEmpty {
+                _ = try await connection.query("""
+                    UPDATE ballots AS b SET state = 'unchanged', amount = 0, total = x.total, updated_at = x.updated,
+                        applied_at = now()
+                    FROM unnest($1::uuid[], $2::double precision[], $3::text[]) AS x(id, total, updated)
+                    WHERE b.ballot_id = x.id AND b.state = 'pending'
+                    """, [literal(unchanged.map(\.ballotId)), literal(unchanged.map { String($0.total ?? 0) }),
+                          literal(unchanged.map { $0.updatedAt ?? "" })])
             }
             guard !applied.isEmpty else { return }
             let marked = try await connection.query("""
@@ -78,10 +90,11 @@ struct BallotLedger: Sendable {
                       literal(applied.map { $0.updatedAt ?? "" }), literal(eventIds)])
             let markedIds = Set(marked.rows.compactMap { $0["ballot_id"] })
             var events: [(id: String, routingKey: String, payload: String)] = []
+            let time = Date()
             for (outcome, eventId) in zip(applied, eventIds) where markedIds.contains(outcome.ballotId) {
                 guard let ballot = byId[outcome.ballotId] else { continue }
-                events.append(try VoteEvents.encoded(eventId: eventId, ballot: ballot, amount: outcome.amount ?? 0,
-                                                     total: outcome.total ?? 0, sequence: outcome.sequence ?? 0))
+                events.append(VoteEvents.encoded(eventId: eventId, ballot: ballot, amount: outcome.amount ?? 0,
+                                                 total: outcome.total ?? 0, sequence: outcome.sequence ?? 0, time: time))
             }
             guard !events.isEmpty else { return }
             // The outbox rows `Outbox.add` writes, all in one statement.
@@ -99,7 +112,7 @@ struct BallotLedger: Sendable {
     static func existing(_ row: PostgresRow) -> Existing? {
         guard let ballot = ballot(row) else { return nil }
         switch row["state"] {
-        case "applied":
+        case "applied", "unchanged":
             return .applied(ballot, AppliedBallot(total: row.double("total") ?? 0, updatedAt: row["updated_at"] ?? ""))
         case "rejected":
             return .rejected(ballot, ParseError(.init(rawValue: row.int("error_code") ?? 1), row["error_message"] ?? ""))
@@ -118,14 +131,21 @@ struct BallotLedger: Sendable {
                       vote: CastVote(className: className, objectId: objectId, field: field, kind: kind, value: value))
     }
 
-    /// The voter as `posts` needs it to check permissions; the session token is not kept.
+    /// The voter as `posts` needs it to check permissions, as `Identity`'s Codable form with sorted keys; the
+    /// session token is not kept. Written by hand: it is written for every ballot.
     static func identityText(_ identity: Identity) -> String {
-        var kept = identity
-        kept.sessionToken = nil
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(kept)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        if identity == .anonymous { return anonymousText }
+        var json = JSONText(capacity: 96)
+        json.object { json in
+            json.member("isMaster", bool: identity.isMaster)
+            json.member("isReadOnlyMaster", bool: identity.isReadOnlyMaster)
+            json.member("roles", strings: identity.roles)
+            if let userId = identity.userId { json.member("userId", string: userId) }
+        }
+        return json.text
     }
+
+    private static let anonymousText = #"{"isMaster":false,"isReadOnlyMaster":false,"roles":[]}"#
 }
 
 enum LedgerError: Error { case ballotVanished(String) }

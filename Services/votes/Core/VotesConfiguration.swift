@@ -17,13 +17,17 @@ public struct VotesConfiguration: Sendable {
     public var applyTimeout: Duration
     /// Pending ballots older than this are completed by the recovery loop (a crash between steps).
     public var recoveryAge: Duration
+    /// The counters where a user's vote is a like: +1 once, -1 to take it back.
+    public var oncePerUser: OncePerUserClasses
 
     public init(duplicateRequests: DuplicateRequests = .replay, maxBatch: Int = 256,
-                applyTimeout: Duration = .seconds(5), recoveryAge: Duration = .seconds(3)) {
+                applyTimeout: Duration = .seconds(5), recoveryAge: Duration = .seconds(3),
+                oncePerUser: OncePerUserClasses = OncePerUserClasses()) {
         self.duplicateRequests = duplicateRequests
         self.maxBatch = maxBatch
         self.applyTimeout = applyTimeout
         self.recoveryAge = recoveryAge
+        self.oncePerUser = oncePerUser
     }
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> VotesConfiguration {
@@ -35,6 +39,7 @@ public struct VotesConfiguration: Sendable {
             duplicateRequests: duplicates,
             maxBatch: try env.int("PARSE_VOTE_MAX_BATCH", default: 256, in: 1...10_000),
             applyTimeout: .milliseconds(try env.int("PARSE_VOTE_APPLY_TIMEOUT_MS", default: 5000, in: 100...600_000)),
-            recoveryAge: .milliseconds(try env.int("PARSE_VOTE_RECOVERY_AGE_MS", default: 3000, in: 100...3_600_000)))
+            recoveryAge: .milliseconds(try env.int("PARSE_VOTE_RECOVERY_AGE_MS", default: 3000, in: 100...3_600_000)),
+            oncePerUser: OncePerUserClasses(env.list("PARSE_VOTE_ONE_PER_USER", default: [])))
     }
 }
