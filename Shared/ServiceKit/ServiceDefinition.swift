@@ -7,17 +7,20 @@ import Storage
 public struct ServiceDefinition: Sendable {
     public var name: ServiceName
     public var migrations: [Migration]
+    /// Unacknowledged commands the service takes at once unless `PARSE_AMQP_PREFETCH` says otherwise.
+    public var defaultPrefetch: Int
     /// Registers the service's command handlers and adds its background jobs; they reach the service's own
     /// database through the pool and other services through the client, which the host starts before and stops
     /// after the handlers and jobs run. The host starts the jobs once the service consumes its queue and cancels
     /// them while draining.
     public var registerCommands: @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
 
-    public init(name: ServiceName, migrations: [Migration],
+    public init(name: ServiceName, migrations: [Migration], defaultPrefetch: Int = 32,
                 registerCommands: @escaping @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
                     = { _, _, _, _ in }) {
         self.name = name
         self.migrations = migrations
+        self.defaultPrefetch = defaultPrefetch
         self.registerCommands = registerCommands
     }
 }

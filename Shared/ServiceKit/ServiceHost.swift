@@ -14,7 +14,7 @@ public enum ServiceHost {
     public static func main(_ definition: ServiceDefinition, arguments: [String] = CommandLine.arguments) async -> Int32 {
         let configuration: ServiceConfiguration
         do {
-            configuration = try ServiceConfiguration.fromEnvironment(definition.name)
+            configuration = try ServiceConfiguration.fromEnvironment(definition.name, defaultPrefetch: definition.defaultPrefetch)
         } catch {
             Logger(service: definition.name.rawValue).error("invalid configuration", ["error": "\(error)"])
             return 2

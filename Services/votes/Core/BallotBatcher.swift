@@ -17,7 +17,7 @@ actor BallotBatcher {
     private let ledger: BallotLedger
     private let client: RPCClient
     private let configuration: VotesConfiguration
-    private let maxRounds = 2
+    private var maxRounds: Int { configuration.maxRounds }
     private var waiting: [Waiting] = []
     private var rounds = 0
 
