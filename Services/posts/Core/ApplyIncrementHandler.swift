@@ -55,6 +55,10 @@ enum TextArray {
         "{" + values.map { String($0) }.joined(separator: ",") + "}"
     }
 
+    static func numbers(_ values: [Double?]) -> String {
+        "{" + values.map { $0.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}"
+    }
+
     static func numbers(_ values: [Int?]) -> String {
         "{" + values.map { $0.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}"
     }

@@ -47,12 +47,11 @@ struct CounterRound {
         let fields = Array(Set(counted.map(\.field))).sorted()
         let rows = try await lockRows(Array(Set(counted.map(\.objectId))).sorted(), fields: fields, schema: schema, on: connection)
         let present = counted.filter { rows[$0.objectId] != nil }
-        var tally = CounterTally(
-            schema: schema, rows: rows,
-            earlier: try await earlierOutcomes(counted.flatMap { $0.ballots.map(\.ballotId) }, on: connection),
-            lastSequences: try await lastSequences(present.map { Target(objectId: $0.objectId, field: $0.field) }, on: connection),
-            likes: try await currentLikes(present.filter(\.oncePerUser), on: connection),
-            updatedAt: ParseDate.string(from: ObjectWriter.now()))
+        let earlier = try await readEarlier(ballotIds: counted.flatMap { $0.ballots.map(\.ballotId) },
+                                            targets: present.map { Target(objectId: $0.objectId, field: $0.field) },
+                                            likes: Self.askedLikes(present.filter(\.oncePerUser)), on: connection)
+        var tally = CounterTally(schema: schema, rows: rows, earlier: earlier.outcomes, lastSequences: earlier.lastSequences,
+                                 likes: earlier.likes, updatedAt: ParseDate.string(from: ObjectWriter.now()))
         for group in counted { tally.decide(group) }
         outcomes += tally.outcomes
 
@@ -91,91 +90,111 @@ struct CounterRound {
         return rows
     }
 
-    private func earlierOutcomes(_ ballotIds: [String], on connection: PostgresConnection) async throws -> [String: Outcome] {
-        let previous = try await connection.query(
-            "SELECT ballot_id::text, amount, total, sequence, updated_at FROM vote_applied WHERE ballot_id = ANY($1::uuid[])",
-            [SQLParameters.arrayLiteral(ballotIds)])
-        var earlier: [String: Outcome] = [:]
-        for stored in previous.rows {
-            guard let id = stored[0] else { continue }
-            earlier[id] = Outcome(ballotId: id, amount: stored[1].flatMap(Double.init), total: stored[2].flatMap(Double.init),
-                                  sequence: stored[3].flatMap { Int($0) }, updatedAt: stored[4])
-        }
-        return earlier
-    }
-
-    private func lastSequences(_ targets: [Target], on connection: PostgresConnection) async throws -> [Target: Int] {
-        guard !targets.isEmpty else { return [:] }
+    /// What the locked counters have already seen: the outcomes of ballots applied before (a retry), each
+    /// counter's last sequence, and which of the voters already like it. One round trip: the three reads are the
+    /// branches of one UNION ALL, told apart by their first column, with the other columns reused per branch.
+    private func readEarlier(ballotIds: [String], targets: [Target], likes: [CounterTally.Like],
+                             on connection: PostgresConnection) async throws
+        -> (outcomes: [String: Outcome], lastSequences: [Target: Int], likes: Set<CounterTally.Like>) {
+        let literal = SQLParameters.arrayLiteral
         let result = try await connection.query("""
-            SELECT x.o, x.f, (SELECT max(v.sequence) FROM vote_applied v
-                              WHERE v.class_name = $1 AND v.object_id = x.o AND v.field = x.f)
-            FROM unnest($2::text[], $3::text[]) AS x(o, f)
-            """, [className, SQLParameters.arrayLiteral(targets.map(\.objectId)), SQLParameters.arrayLiteral(targets.map(\.field))])
+            SELECT 'applied' AS kind, ballot_id::text AS a, NULL::text AS b, NULL::text AS c, amount, total, sequence, updated_at
+            FROM vote_applied WHERE ballot_id = ANY($2::uuid[])
+            UNION ALL
+            SELECT 'last', x.o, x.f, NULL, NULL, NULL,
+                   (SELECT max(v.sequence) FROM vote_applied v WHERE v.class_name = $1 AND v.object_id = x.o AND v.field = x.f), NULL
+            FROM unnest($3::text[], $4::text[]) AS x(o, f)
+            UNION ALL
+            SELECT 'like', l.object_id, l.field, l.voter, NULL, NULL, NULL, NULL FROM vote_likes l
+            JOIN unnest($5::text[], $6::text[], $7::text[]) AS x(o, f, v) ON l.object_id = x.o AND l.field = x.f AND l.voter = x.v
+            WHERE l.class_name = $1
+            """, [className, literal(ballotIds), literal(targets.map(\.objectId)), literal(targets.map(\.field)),
+                  literal(likes.map(\.target.objectId)), literal(likes.map(\.target.field)), literal(likes.map(\.voter))])
+        var outcomes: [String: Outcome] = [:]
         var last: [Target: Int] = [:]
+        var liked = Set<CounterTally.Like>()
         for row in result.rows {
-            guard let objectId = row[0], let field = row[1] else { continue }
-            last[Target(objectId: objectId, field: field)] = row[2].flatMap { Int($0) } ?? 0
+            guard let first = row[1] else { continue }
+            switch row[0] {
+            case "applied":
+                outcomes[first] = Outcome(ballotId: first, amount: row[4].flatMap(Double.init), total: row[5].flatMap(Double.init),
+                                          sequence: row[6].flatMap { Int($0) }, updatedAt: row[7])
+            case "last":
+                if let field = row[2] { last[Target(objectId: first, field: field)] = row[6].flatMap { Int($0) } ?? 0 }
+            default:
+                if let field = row[2], let voter = row[3] {
+                    liked.insert(CounterTally.Like(target: Target(objectId: first, field: field), voter: voter))
+                }
+            }
         }
-        return last
+        return (outcomes, last, liked)
     }
 
-    /// The likes already given by the voters of these ballots, for the counters under the one-vote-per-user rule.
-    private func currentLikes(_ groups: [ApplyIncrements], on connection: PostgresConnection) async throws -> Set<CounterTally.Like> {
-        let asked = groups.flatMap { group in
+    /// The likes to look up: each voter's, on the counters under the one-vote-per-user rule.
+    private static func askedLikes(_ groups: [ApplyIncrements]) -> [CounterTally.Like] {
+        groups.flatMap { group in
             group.ballots.compactMap { ballot in
                 ballot.voter.userId.map { CounterTally.Like(target: Target(objectId: group.objectId, field: group.field), voter: $0) }
             }
         }
-        guard !asked.isEmpty else { return [] }
-        let result = try await connection.query("""
-            SELECT l.object_id, l.field, l.voter FROM vote_likes l
-            JOIN unnest($2::text[], $3::text[], $4::text[]) AS x(o, f, v) ON l.object_id = x.o AND l.field = x.f AND l.voter = x.v
-            WHERE l.class_name = $1
-            """, [className, SQLParameters.arrayLiteral(asked.map(\.target.objectId)),
-                  SQLParameters.arrayLiteral(asked.map(\.target.field)), SQLParameters.arrayLiteral(asked.map(\.voter))])
-        return Set(result.rows.compactMap { row in
-            guard let objectId = row[0], let field = row[1], let voter = row[2] else { return nil }
-            return CounterTally.Like(target: Target(objectId: objectId, field: field), voter: voter)
-        })
     }
 
+    /// Every change in one statement: the counters and `updatedAt` (one UPDATE for all objects and fields of the
+    /// class, a field an object does not change kept by COALESCE, as PostgreSQL applies only one of two updates
+    /// of a row in one statement), the likes added and removed, and the ballots recorded in `vote_applied`.
     private func write(_ tally: CounterTally, on connection: PostgresConnection) async throws {
         let literal = SQLParameters.arrayLiteral
-        let changed = tally.totals.sorted { ($0.key.field, $0.key.objectId) < ($1.key.field, $1.key.objectId) }
-        for field in Set(changed.map(\.key.field)).sorted() {
-            let counters = changed.filter { $0.key.field == field }
-            _ = try await connection.query("""
-                UPDATE \(table) AS t SET \(Names.quoted(field)) = x.v, "updatedAt" = $3::timestamptz
-                FROM unnest($1::text[], $2::double precision[]) AS x(id, v) WHERE t."objectId" = x.id
-                """, [literal(counters.map(\.key.objectId)), TextArray.numbers(counters.map(\.value)), tally.updatedAt])
+        var parameters = SQLParameters()
+        var parts: [String] = []
+        let fields = Set(tally.totals.keys.map(\.field)).sorted()
+        if !fields.isEmpty {
+            let objects = Set(tally.totals.keys.map(\.objectId)).sorted()
+            var columns = ["id"], sources = [parameters.bind(literal(objects)) + "::text[]"], sets: [String] = []
+            for (index, field) in fields.enumerated() {
+                let values = objects.map { tally.totals[Target(objectId: $0, field: field)] }
+                sources.append(parameters.bind(TextArray.numbers(values)) + "::double precision[]")
+                columns.append("v\(index)")
+                sets.append("\(Names.quoted(field)) = COALESCE(x.v\(index), t.\(Names.quoted(field)))")
+            }
+            let updatedAt = parameters.bind(tally.updatedAt)
+            parts.append("""
+                counters AS (UPDATE \(table) AS t SET \(sets.joined(separator: ", ")), "updatedAt" = \(updatedAt)::timestamptz
+                    FROM unnest(\(sources.joined(separator: ", "))) AS x(\(columns.joined(separator: ", ")))
+                    WHERE t."objectId" = x.id RETURNING 1)
+                """)
         }
-        let recorded = tally.recorded
-        if !recorded.isEmpty {
-            _ = try await connection.query("""
-                INSERT INTO vote_applied (ballot_id, class_name, object_id, field, amount, total, sequence, updated_at)
-                SELECT b, $1, o, f, a, t, s, u FROM unnest($2::uuid[], $3::text[], $4::text[], $5::double precision[],
-                                                         $6::double precision[], $7::bigint[], $8::text[]) AS x(b, o, f, a, t, s, u)
-                """, [className, literal(recorded.map(\.outcome.ballotId)), literal(recorded.map(\.target.objectId)),
-                      literal(recorded.map(\.target.field)), TextArray.numbers(recorded.map { $0.outcome.amount ?? 0 }),
-                      TextArray.numbers(recorded.map { $0.outcome.total ?? 0 }), TextArray.numbers(recorded.map(\.outcome.sequence)),
-                      literal(recorded.map { $0.outcome.updatedAt ?? "" })])
-        }
+        let className = parameters.bind(self.className)
         // The primary key of `vote_likes` backs the decisions: a like counted twice would fail the transaction.
         let added = tally.likesAdded
         if !added.isEmpty {
-            _ = try await connection.query("""
-                INSERT INTO vote_likes (class_name, object_id, field, voter, ballot_id)
-                SELECT $1, o, f, v, b FROM unnest($2::text[], $3::text[], $4::text[], $5::uuid[]) AS x(o, f, v, b)
-                """, [className, literal(added.map(\.like.target.objectId)), literal(added.map(\.like.target.field)),
-                      literal(added.map(\.like.voter)), literal(added.map(\.ballotId))])
+            parts.append("""
+                liked AS (INSERT INTO vote_likes (class_name, object_id, field, voter, ballot_id)
+                    SELECT \(className), o, f, v, b FROM unnest(\(parameters.bind(literal(added.map(\.like.target.objectId))))::text[],
+                        \(parameters.bind(literal(added.map(\.like.target.field))))::text[], \(parameters.bind(literal(added.map(\.like.voter))))::text[],
+                        \(parameters.bind(literal(added.map(\.ballotId))))::uuid[]) AS x(o, f, v, b) RETURNING 1)
+                """)
         }
         let removed = tally.likesRemoved
         if !removed.isEmpty {
-            _ = try await connection.query("""
-                DELETE FROM vote_likes l USING unnest($2::text[], $3::text[], $4::text[]) AS x(o, f, v)
-                WHERE l.class_name = $1 AND l.object_id = x.o AND l.field = x.f AND l.voter = x.v
-                """, [className, literal(removed.map(\.target.objectId)), literal(removed.map(\.target.field)),
-                      literal(removed.map(\.voter))])
+            parts.append("""
+                unliked AS (DELETE FROM vote_likes l USING unnest(\(parameters.bind(literal(removed.map(\.target.objectId))))::text[],
+                        \(parameters.bind(literal(removed.map(\.target.field))))::text[], \(parameters.bind(literal(removed.map(\.voter))))::text[]) AS x(o, f, v)
+                    WHERE l.class_name = \(className) AND l.object_id = x.o AND l.field = x.f AND l.voter = x.v RETURNING 1)
+                """)
         }
+        let recorded = tally.recorded
+        let insert = """
+            INSERT INTO vote_applied (ballot_id, class_name, object_id, field, amount, total, sequence, updated_at)
+            SELECT b, \(className), o, f, a, t, s, u FROM unnest(
+                \(parameters.bind(literal(recorded.map(\.outcome.ballotId))))::uuid[], \(parameters.bind(literal(recorded.map(\.target.objectId))))::text[],
+                \(parameters.bind(literal(recorded.map(\.target.field))))::text[],
+                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.amount ?? 0 })))::double precision[],
+                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.total ?? 0 })))::double precision[],
+                \(parameters.bind(TextArray.numbers(recorded.map(\.outcome.sequence))))::bigint[],
+                \(parameters.bind(literal(recorded.map { $0.outcome.updatedAt ?? "" })))::text[]) AS x(b, o, f, a, t, s, u)
+            """
+        guard !parts.isEmpty || !recorded.isEmpty else { return }
+        _ = try await connection.query((parts.isEmpty ? "" : "WITH " + parts.joined(separator: ",\n") + "\n") + insert,
+                                       parameters.values)
     }
 }
