@@ -31,14 +31,31 @@ public struct ApplyIncrements: Codable, Sendable, Equatable {
     public var className: String
     public var objectId: String
     public var field: String
+    /// "One vote per user" (a like): each ballot is +1 or -1 of a user; +1 counts only when the user has no like
+    /// here yet and -1 only when they have one, otherwise the ballot changes nothing. Decided beside the counter,
+    /// under its row lock, so likes and counter always agree.
+    public var oncePerUser: Bool
     /// Applied in this order, each one's total following the previous one's.
     public var ballots: [Ballot]
 
-    public init(className: String, objectId: String, field: String, ballots: [Ballot]) {
+    public init(className: String, objectId: String, field: String, oncePerUser: Bool = false, ballots: [Ballot]) {
         self.className = className
         self.objectId = objectId
         self.field = field
+        self.oncePerUser = oncePerUser
         self.ballots = ballots
+    }
+
+    private enum CodingKeys: String, CodingKey { case className, objectId, field, oncePerUser, ballots }
+
+    /// `oncePerUser` may be absent (a sender from before the rule): plain counting.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        className = try container.decode(String.self, forKey: .className)
+        objectId = try container.decode(String.self, forKey: .objectId)
+        field = try container.decode(String.self, forKey: .field)
+        oncePerUser = try container.decodeIfPresent(Bool.self, forKey: .oncePerUser) ?? false
+        ballots = try container.decode([Ballot].self, forKey: .ballots)
     }
 }
 
@@ -52,7 +69,8 @@ public struct AppliedIncrements: Codable, Sendable, Equatable {
         public var amount: Double?
         /// The counter right after this ballot.
         public var total: Double?
-        /// The ballot's rank among the ballots applied to this (class, object, field), from 1, without gaps.
+        /// The ballot's rank among the ballots applied to this (class, object, field), from 1, without gaps; nil
+        /// (with an amount of 0) for a ballot that changed nothing: a second like, or a retraction without a like.
         public var sequence: Int?
         public var updatedAt: String?
 

@@ -14,7 +14,10 @@ public struct ServiceConfiguration: Sendable {
     public var prefetch: Int
     public var maxDeliveryAttempts: Int
 
-    public static func fromEnvironment(_ service: ServiceName, _ env: Environment = Environment()) throws -> ServiceConfiguration {
+    /// `defaultPrefetch`: the service's own default for `PARSE_AMQP_PREFETCH` (votes batches what it holds at once,
+    /// so it wants more commands in hand than the others).
+    public static func fromEnvironment(_ service: ServiceName, _ env: Environment = Environment(),
+                                       defaultPrefetch: Int = 32) throws -> ServiceConfiguration {
         let levelName = env.string("PARSE_LOG_LEVEL", default: "info")
         guard let level = LogLevel(name: levelName) else {
             throw ConfigurationError("PARSE_LOG_LEVEL must be debug, info, warning or error, got '\(levelName)'")
@@ -28,7 +31,7 @@ public struct ServiceConfiguration: Sendable {
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
             databasePoolSize: try env.int("PARSE_DATABASE_POOL_SIZE", default: 4, in: 1...100),
-            prefetch: try env.int("PARSE_AMQP_PREFETCH", default: 32, in: 1...10_000),
+            prefetch: try env.int("PARSE_AMQP_PREFETCH", default: defaultPrefetch, in: 1...10_000),
             maxDeliveryAttempts: try env.int("PARSE_MAX_DELIVERY_ATTEMPTS", default: 5, in: 1...100))
     }
 }

@@ -14,7 +14,7 @@ public enum ServiceHost {
     public static func main(_ definition: ServiceDefinition, arguments: [String] = CommandLine.arguments) async -> Int32 {
         let configuration: ServiceConfiguration
         do {
-            configuration = try ServiceConfiguration.fromEnvironment(definition.name)
+            configuration = try ServiceConfiguration.fromEnvironment(definition.name, defaultPrefetch: definition.defaultPrefetch)
         } catch {
             Logger(service: definition.name.rawValue).error("invalid configuration", ["error": "\(error)"])
             return 2
@@ -50,7 +50,8 @@ public enum ServiceHost {
                               eventExchange: configuration.eventExchange, logger: logger)
         calls.start()
         // A malformed setting of the service's own stops it here, with the reason in the log.
-        try definition.registerCommands(&router, pool, calls)
+        var jobs: [BackgroundJob] = []
+        try definition.registerCommands(&router, pool, calls, &jobs)
 
         let server = CommandServer(
             service: definition.name, url: configuration.amqpURL, router: router,
@@ -61,14 +62,15 @@ public enum ServiceHost {
         let publisher = EventPublisher(url: configuration.amqpURL, name: "\(definition.name.rawValue)-events",
                                        exchange: configuration.eventExchange, logger: logger)
         publisher.start()
-        let relay = Task { await OutboxRelay(pool: pool, publisher: publisher, logger: logger).run() }
-        logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ",")])
+        let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger)
+        let background = BackgroundJobs.start([BackgroundJob(name: "outbox relay") { await relay.run() }] + jobs, logger: logger)
+        logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ","),
+                                           "jobs": background.names.joined(separator: ",")])
 
         let signal = await ShutdownSignal.wait()
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
-        relay.cancel()
-        await relay.value
+        await background.stop()
         await calls.stop()
         await publisher.stop()
         await pool.close()

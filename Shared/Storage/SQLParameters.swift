@@ -15,10 +15,22 @@ public struct SQLParameters: Sendable {
         bind(Self.arrayLiteral(elements)) + "::text[]"
     }
 
+    /// `{"a","b \\"c\\""}`: every element quoted, `\\` and `"` escaped. Byte by byte, because the batched ballot
+    /// statements bind thousands of elements per second and Foundation's string replacing cost most of that time.
     public static func arrayLiteral(_ elements: [String]) -> String {
-        let quoted = elements.map { element in
-            "\"" + element.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let backslash = UInt8(ascii: "\\"), quote = UInt8(ascii: "\"")
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(elements.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(quote)
+            for byte in element.utf8 {
+                if byte == backslash || byte == quote { bytes.append(backslash) }
+                bytes.append(byte)
+            }
+            bytes.append(quote)
         }
-        return "{" + quoted.joined(separator: ",") + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -107,14 +107,16 @@ struct VoteConsumerProcess {
     let output: String
     let queue: String
 
-    static func start(className: String) throws -> VoteConsumerProcess? {
+    /// `keys` default to the casts of `className`.
+    static func start(className: String, keys: [String]? = nil, queue: String? = nil) throws -> VoteConsumerProcess? {
         let binary = TestStack.environment["PARSE_TEST_VOTE_CONSUMER"]
             ?? (TestStack.environment["PARSE_BIN_DIR"] ?? ".build/debug") + "/vote-consumer"
         guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
-        let queue = "crash-test-" + className
+        let queue = queue ?? "crash-test-" + className
+        let keys = (keys ?? ["vote.cast.\(className)"]).joined(separator: ",")
         let output = NSTemporaryDirectory() + queue + ".jsonl"
         let arguments: [String] = ["/bin/sh", "-c",
-                                   "exec '\(binary)' consume --queue \(queue) --keys vote.cast.\(className) >'\(output)' 2>/dev/null"]
+                                   "exec '\(binary)' consume --queue \(queue) --keys \(keys) >'\(output)' 2>/dev/null"]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = TestStack.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -122,6 +124,19 @@ struct VoteConsumerProcess {
         guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp) == 0 else { return nil }
         usleep(1_500_000)   // its queue is bound before the first vote
         return VoteConsumerProcess(pid: pid, output: output, queue: queue)
+    }
+
+    /// The events printed so far, one JSON object per line.
+    func events() -> [[String: Any]] {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    func stop() {
+        Glibc.kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
     }
 
     /// Waits until the consumer has seen `expected` distinct events (30 s at most), stops it, and counts.

@@ -1,4 +1,5 @@
 import Contracts
+import ParseWire
 import Runtime
 import Testing
 @testable import VotesCore
@@ -37,6 +38,41 @@ import Testing
         #expect(try VotesConfiguration.fromEnvironment(Environment(["PARSE_VOTE_DUPLICATE_REQUEST": "reject"])).duplicateRequests == .reject)
         #expect(throws: ConfigurationError.self) {
             try VotesConfiguration.fromEnvironment(Environment(["PARSE_VOTE_DUPLICATE_REQUEST": "maybe"]))
+        }
+    }
+}
+
+@Suite struct OncePerUserTests {
+    let like = CastVote(className: "Photo", objectId: "a", field: "likes", kind: .increment, value: 1)
+
+    @Test func classesAndFieldsAreConfiguredByName() throws {
+        let configuration = try VotesConfiguration.fromEnvironment(Environment(["PARSE_VOTE_ONE_PER_USER": "Photo, Cat.hearts"]))
+        #expect(configuration.oncePerUser.contains(className: "Photo", field: "likes"))
+        #expect(configuration.oncePerUser.contains(className: "Cat", field: "hearts"))
+        #expect(!configuration.oncePerUser.contains(className: "Cat", field: "votes"))
+        #expect(try VotesConfiguration.fromEnvironment(Environment([:])).oncePerUser == OncePerUserClasses())
+    }
+
+    @Test func aLikeNeedsAUserAndIsPlusOrMinusOne() throws {
+        let user = Identity(userId: "u1")
+        try CastVoteHandler.validateLike(like, voter: user)
+        var retraction = like
+        retraction.value = -1
+        try CastVoteHandler.validateLike(retraction, voter: user)
+        #expect(throws: ParseError(.objectNotFound, "Permission denied, user needs to be authenticated.")) {
+            try CastVoteHandler.validateLike(like, voter: .anonymous)
+        }
+        #expect(throws: ParseError.self) { try CastVoteHandler.validateLike(like, voter: .master) }
+        for (kind, value) in [(CastVote.Kind.increment, 2.0), (.increment, 0), (.set, 1)] {
+            var odd = like
+            odd.kind = kind
+            odd.value = value
+            #expect((try? CastVoteHandler.validateLike(odd, voter: user)) == nil)
+            do {
+                try CastVoteHandler.validateLike(odd, voter: user)
+            } catch {
+                #expect(error.code == .invalidJSON)
+            }
         }
     }
 }

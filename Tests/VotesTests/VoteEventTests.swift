@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ParseWire
 import Testing
 @testable import VotesCore
 
@@ -8,7 +9,7 @@ import Testing
                         vote: CastVote(className: "Cat", objectId: "QtjcqDbaAi", field: "votes", kind: .increment, value: 1))
 
     @Test func aCastIsACloudEventWithTheBallotTheTotalAndTheSequence() throws {
-        let event = try VoteEvents.encoded(eventId: "6f1c5a0e-3d2b-4a57-9a33-0d9f1f0d2b11", ballot: ballot, amount: 1,
+        let event = VoteEvents.encoded(eventId: "6f1c5a0e-3d2b-4a57-9a33-0d9f1f0d2b11", ballot: ballot, amount: 1,
                                            total: 11, sequence: 11)
         #expect(event.routingKey == "vote.cast.Cat")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(event.payload.utf8)) as? [String: Any])
@@ -27,10 +28,39 @@ import Testing
     @Test func aNegativeAmountIsARetractionAndAnAnonymousVoterIsNull() throws {
         var anonymous = ballot
         anonymous.voter = .anonymous
-        let event = try VoteEvents.encoded(eventId: "e", ballot: anonymous, amount: -1, total: 3, sequence: 5)
+        let event = VoteEvents.encoded(eventId: "e", ballot: anonymous, amount: -1, total: 3, sequence: 5)
         #expect(event.routingKey == "vote.retracted.Cat")
         #expect(event.payload.contains(#""type":"vote.retracted.v1""#))
         #expect(event.payload.contains(#""voter":null"#))
+    }
+
+    @Test func theHandWrittenEventIsWhatTheEncoderWrote() throws {
+        let time = Date(timeIntervalSince1970: 1_780_000_000.25)
+        var odd = ballot
+        odd.requestId = "quote\" back\\ slash/ tab\t é"
+        for (sample, amount) in [(ballot, 1.0), (odd, -1.0), (Ballot(ballotId: "b", requestId: "r", voter: .anonymous, vote: ballot.vote), 2.5)] {
+            let event = VoteEvents.encoded(eventId: "e1", ballot: sample, amount: amount, total: 1e20, sequence: 7, time: time)
+            let data: JSONValue = .object([
+                "ballotId": .string(sample.ballotId), "className": .string("Cat"), "objectId": .string("QtjcqDbaAi"),
+                "field": .string("votes"), "amount": .number(amount), "total": .number(1e20), "sequence": .number(7),
+                "voter": sample.voter.userId.map(JSONValue.string) ?? .null, "requestId": .string(sample.requestId),
+            ])
+            let expected = CloudEvent(id: "e1", source: "/parse/votes", type: amount < 0 ? "vote.retracted.v1" : "vote.cast.v1",
+                                      time: ParseDate.string(from: time), subject: "Cat/QtjcqDbaAi", data: data)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let decodedMine = try JSONSerialization.jsonObject(with: Data(event.payload.utf8)) as? NSDictionary
+            let decodedTheirs = try JSONSerialization.jsonObject(with: encoder.encode(expected)) as? NSDictionary
+            #expect(decodedMine == decodedTheirs, "\(event.payload)")
+        }
+    }
+
+    @Test func theVoterTextIsIdentitysCodableForm() throws {
+        for identity in [Identity.anonymous, Identity(userId: "u\"1", roles: ["a", "b"]), Identity(isMaster: true, isReadOnlyMaster: true)] {
+            let decoded = try JSONDecoder().decode(Identity.self, from: Data(BallotLedger.identityText(identity).utf8))
+            #expect(decoded == identity)
+        }
+        #expect(BallotLedger.identityText(.anonymous) == #"{"isMaster":false,"isReadOnlyMaster":false,"roles":[]}"#)
     }
 
     @Test func theLedgerKeepsNoSessionToken() {

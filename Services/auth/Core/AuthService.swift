@@ -10,7 +10,7 @@ public enum AuthService {
     public static let definition = ServiceDefinition(
         name: .auth,
         migrations: [OutboxMigration.migration, AuthMigrations.tables],
-        registerCommands: { router, pool, _ in
+        registerCommands: { router, pool, _, _ in
             // Refusing to run with a misread lockout or session length is safer than guessing.
             let settings = try AuthSettings.fromEnvironment()
             let routes = AuthRouter(pool: pool, settings: settings)

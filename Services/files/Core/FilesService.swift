@@ -10,7 +10,7 @@ public enum FilesService {
     public static let definition = ServiceDefinition(
         name: .files,
         migrations: [OutboxMigration.migration, FilesMigrations.tables],
-        registerCommands: { router, pool, _ in
+        registerCommands: { router, pool, _, _ in
             // Guessing at who may upload is worse than not starting: a malformed policy stops the service.
             let policy = try FileUploadPolicy.fromEnvironment()
             let handler = FileCommandHandler(store: FileStore(pool: pool), policy: policy)

@@ -4,7 +4,7 @@ import Storage
 /// The posts database: one row per class in `parse_schema` (its fields and their types, class-level permissions,
 /// indexes) and one table per class in schema `classes`, with typed columns as parse-server lays them out.
 enum PostsMigrations {
-    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes]
+    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.
@@ -14,6 +14,17 @@ enum PostsMigrations {
             amount double precision NOT NULL, total double precision NOT NULL, sequence bigint NOT NULL,
             updated_at text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
         CREATE UNIQUE INDEX IF NOT EXISTS vote_applied_sequence ON vote_applied (class_name, object_id, field, sequence);
+        """)
+
+    /// The likes of the counters under the one-vote-per-user rule: one row per user and counter, written in the
+    /// transaction that changes the counter, so the two always agree. A ballot that changed nothing (a second like,
+    /// a retraction without a like) is kept in `vote_applied` without a sequence, so a retry of it is answered alike.
+    static let likes = Migration(version: 4, name: "vote_likes", sql: """
+        ALTER TABLE vote_applied ALTER COLUMN sequence DROP NOT NULL;
+        CREATE TABLE IF NOT EXISTS vote_likes (
+            class_name text NOT NULL, object_id text NOT NULL, field text NOT NULL, voter text NOT NULL,
+            ballot_id uuid NOT NULL, liked_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (class_name, object_id, field, voter));
         """)
 
     static let classes = Migration(version: 2, name: "classes", sql: """

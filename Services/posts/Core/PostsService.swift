@@ -9,7 +9,7 @@ public enum PostsService {
     public static let definition = ServiceDefinition(
         name: .posts,
         migrations: PostsMigrations.all,
-        registerCommands: { router, pool, calls in
+        registerCommands: { router, pool, calls, _ in
             let configuration = try PostsConfiguration.fromEnvironment()
             ApplyIncrementHandler.register(&router, pool)
             let users = UserDirectory.auth(calls)

@@ -17,7 +17,7 @@ actor BallotBatcher {
     private let ledger: BallotLedger
     private let client: RPCClient
     private let configuration: VotesConfiguration
-    private let maxRounds = 2
+    private var maxRounds: Int { configuration.maxRounds }
     private var waiting: [Waiting] = []
     private var rounds = 0
 
@@ -66,6 +66,7 @@ actor BallotBatcher {
         }
         let request = ApplyIncrementBatch(groups: order.map { target in
             ApplyIncrements(className: target.className, objectId: target.objectId, field: target.field,
+                            oncePerUser: configuration.oncePerUser.contains(className: target.className, field: target.field),
                             ballots: (groups[target] ?? []).map {
                                 .init(ballotId: $0.ballotId, kind: $0.vote.kind, value: $0.vote.value, voter: $0.voter)
                             })

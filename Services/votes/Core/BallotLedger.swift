@@ -48,47 +48,55 @@ struct BallotLedger: Sendable {
             [seconds]).rows.compactMap(Self.ballot)
     }
 
-    /// Marks what `posts` answered, in one transaction: applied ballots get their total, sequence and event;
-    /// refused ones their error. A ballot already marked (by a concurrent retry) is left alone, so it never gets a
-    /// second event.
+    /// Marks what `posts` answered, in one statement (so one round trip and one commit, all or nothing): applied
+    /// ballots get their total, sequence and event; refused ones their error; a like that changed nothing (no
+    /// sequence) is `unchanged`, with the total it was answered with and no event. A ballot already marked (by a
+    /// concurrent retry) is left alone, and only the ballots marked now have their event written to the outbox, so
+    /// none gets a second event.
     func settle(_ ballots: [Ballot], outcomes: [AppliedIncrements.Outcome]) async throws {
         let byId = Dictionary(ballots.map { ($0.ballotId, $0) }, uniquingKeysWith: { first, _ in first })
         let refused = outcomes.filter { $0.error != nil && byId[$0.ballotId] != nil }
-        let applied = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
-        let eventIds = applied.map { _ in UUID().uuidString.lowercased() }
-        let literal = SQLParameters.arrayLiteral
-        try await pool.transaction { connection in
-            if !refused.isEmpty {
-                _ = try await connection.query("""
-                    UPDATE ballots AS b SET state = 'rejected', error_code = x.code, error_message = x.message
-                    FROM unnest($1::uuid[], $2::integer[], $3::text[]) AS x(id, code, message)
-                    WHERE b.ballot_id = x.id AND b.state = 'pending'
-                    """, [literal(refused.map(\.ballotId)), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
-                          literal(refused.map { $0.error?.message ?? "" })])
+        let answered = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
+        let unchanged = answered.filter { $0.sequence == nil }
+        let time = Date()
+        // One event per applied outcome, in the same order: its id goes with the ballot's row.
+        let applied = answered.filter { $0.sequence != nil }.compactMap { outcome in
+            byId[outcome.ballotId].map { ballot in
+                (outcome: outcome, event: VoteEvents.encoded(
+                    eventId: UUID().uuidString.lowercased(), ballot: ballot, amount: outcome.amount ?? 0,
+                    total: outcome.total ?? 0, sequence: outcome.sequence ?? 0, time: time))
             }
-            guard !applied.isEmpty else { return }
-            let marked = try await connection.query("""
+        }
+        let literal = SQLParameters.arrayLiteral
+        // Every part runs whether or not the final INSERT reads it; the outbox rows are those `Outbox.add` writes.
+        _ = try await pool.query("""
+            WITH refused AS (
+                UPDATE ballots AS b SET state = 'rejected', error_code = x.code, error_message = x.message
+                FROM unnest($1::uuid[], $2::integer[], $3::text[]) AS x(id, code, message)
+                WHERE b.ballot_id = x.id AND b.state = 'pending' RETURNING 1
+            ), unchanged AS (
+                UPDATE ballots AS b SET state = 'unchanged', amount = 0, total = x.total, updated_at = x.updated,
+                    applied_at = now()
+                FROM unnest($4::uuid[], $5::double precision[], $6::text[]) AS x(id, total, updated)
+                WHERE b.ballot_id = x.id AND b.state = 'pending' RETURNING 1
+            ), marked AS (
                 UPDATE ballots AS b SET state = 'applied', amount = x.amount, total = x.total, sequence = x.sequence,
                     updated_at = x.updated, event_id = x.event, applied_at = now()
-                FROM unnest($1::uuid[], $2::double precision[], $3::double precision[], $4::bigint[], $5::text[], $6::uuid[])
+                FROM unnest($7::uuid[], $8::double precision[], $9::double precision[], $10::bigint[], $11::text[], $12::uuid[])
                     AS x(id, amount, total, sequence, updated, event)
-                WHERE b.ballot_id = x.id AND b.state = 'pending' RETURNING b.ballot_id::text AS ballot_id
-                """, [literal(applied.map(\.ballotId)), literal(applied.map { String($0.amount ?? 0) }),
-                      literal(applied.map { String($0.total ?? 0) }), literal(applied.map { String($0.sequence ?? 0) }),
-                      literal(applied.map { $0.updatedAt ?? "" }), literal(eventIds)])
-            let markedIds = Set(marked.rows.compactMap { $0["ballot_id"] })
-            var events: [(id: String, routingKey: String, payload: String)] = []
-            for (outcome, eventId) in zip(applied, eventIds) where markedIds.contains(outcome.ballotId) {
-                guard let ballot = byId[outcome.ballotId] else { continue }
-                events.append(try VoteEvents.encoded(eventId: eventId, ballot: ballot, amount: outcome.amount ?? 0,
-                                                     total: outcome.total ?? 0, sequence: outcome.sequence ?? 0))
-            }
-            guard !events.isEmpty else { return }
-            // The outbox rows `Outbox.add` writes, all in one statement.
-            _ = try await connection.query(
-                "INSERT INTO outbox (event_id, routing_key, payload) SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[])",
-                [literal(events.map(\.id)), literal(events.map(\.routingKey)), literal(events.map(\.payload))])
-        }
+                WHERE b.ballot_id = x.id AND b.state = 'pending' RETURNING b.event_id
+            )
+            INSERT INTO outbox (event_id, routing_key, payload)
+            SELECT e.id, e.key, e.payload FROM unnest($12::uuid[], $13::text[], $14::jsonb[]) WITH ORDINALITY AS e(id, key, payload, n)
+            WHERE e.id IN (SELECT event_id FROM marked) ORDER BY e.n
+            """, [literal(refused.map(\.ballotId)), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
+                  literal(refused.map { $0.error?.message ?? "" }),
+                  literal(unchanged.map(\.ballotId)), literal(unchanged.map { String($0.total ?? 0) }),
+                  literal(unchanged.map { $0.updatedAt ?? "" }),
+                  literal(applied.map(\.outcome.ballotId)), literal(applied.map { String($0.outcome.amount ?? 0) }),
+                  literal(applied.map { String($0.outcome.total ?? 0) }), literal(applied.map { String($0.outcome.sequence ?? 0) }),
+                  literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map(\.event.id)),
+                  literal(applied.map(\.event.routingKey)), literal(applied.map(\.event.payload))])
     }
 
     static let selectBallot = """
@@ -99,7 +107,7 @@ struct BallotLedger: Sendable {
     static func existing(_ row: PostgresRow) -> Existing? {
         guard let ballot = ballot(row) else { return nil }
         switch row["state"] {
-        case "applied":
+        case "applied", "unchanged":
             return .applied(ballot, AppliedBallot(total: row.double("total") ?? 0, updatedAt: row["updated_at"] ?? ""))
         case "rejected":
             return .rejected(ballot, ParseError(.init(rawValue: row.int("error_code") ?? 1), row["error_message"] ?? ""))
@@ -118,14 +126,21 @@ struct BallotLedger: Sendable {
                       vote: CastVote(className: className, objectId: objectId, field: field, kind: kind, value: value))
     }
 
-    /// The voter as `posts` needs it to check permissions; the session token is not kept.
+    /// The voter as `posts` needs it to check permissions, as `Identity`'s Codable form with sorted keys; the
+    /// session token is not kept. Written by hand: it is written for every ballot.
     static func identityText(_ identity: Identity) -> String {
-        var kept = identity
-        kept.sessionToken = nil
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(kept)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        if identity == .anonymous { return anonymousText }
+        var json = JSONText(capacity: 96)
+        json.object { json in
+            json.member("isMaster", bool: identity.isMaster)
+            json.member("isReadOnlyMaster", bool: identity.isReadOnlyMaster)
+            json.member("roles", strings: identity.roles)
+            if let userId = identity.userId { json.member("userId", string: userId) }
+        }
+        return json.text
     }
+
+    private static let anonymousText = #"{"isMaster":false,"isReadOnlyMaster":false,"roles":[]}"#
 }
 
 enum LedgerError: Error { case ballotVanished(String) }

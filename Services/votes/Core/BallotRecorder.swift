@@ -8,13 +8,14 @@ actor BallotRecorder {
 
     private let ledger: BallotLedger
     private let maxBatch: Int
-    private let maxRounds = 2
+    private let maxRounds: Int
     private var waiting: [Waiting] = []
     private var rounds = 0
 
-    init(ledger: BallotLedger, maxBatch: Int) {
+    init(ledger: BallotLedger, maxBatch: Int, maxRounds: Int) {
         self.ledger = ledger
         self.maxBatch = maxBatch
+        self.maxRounds = maxRounds
     }
 
     /// Nil when `ballot` is now recorded; else what the ledger already has under its request id.

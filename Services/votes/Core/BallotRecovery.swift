@@ -11,7 +11,8 @@ struct BallotRecovery: Sendable {
 
     func run() async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+            // A cancelled wait is the host's stop: leave at once rather than start a round.
+            do { try await Task.sleep(for: .seconds(1)) } catch { return }
             do {
                 let stale = try await ledger.pending(olderThan: configuration.recoveryAge)
                 guard !stale.isEmpty else { continue }

@@ -15,6 +15,9 @@ struct CastVoteHandler: Sendable {
             throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the update operation.")
         }
         try Self.validate(vote)
+        if configuration.oncePerUser.contains(className: vote.className, field: vote.field) {
+            try Self.validateLike(vote, voter: command.identity)
+        }
         let ballot = Ballot(ballotId: UUID().uuidString.lowercased(), requestId: command.requestId,
                             voter: command.identity, vote: vote)
         guard let existing = try await recorder.record(ballot) else { return try await apply(ballot) }
@@ -48,6 +51,17 @@ struct CastVoteHandler: Sendable {
         guard isIdentifier(vote.field) else { throw ParseError(.invalidKeyName, "Invalid field name: \(vote.field).") }
         guard !vote.objectId.isEmpty, vote.objectId.count <= 64 else { throw ParseError(.objectNotFound, "Object not found.") }
         guard vote.value.isFinite else { throw ParseError(.invalidJSON, "Increment amount must be a number.") }
+    }
+
+    /// A like needs a user (as parse-server's `requiresAuthentication` class-level permission answers a request
+    /// without one; the master key is no user either) and is +1, or -1 to take it back.
+    static func validateLike(_ vote: CastVote, voter: Identity) throws(ParseError) {
+        guard voter.userId != nil else {
+            throw ParseError(.objectNotFound, "Permission denied, user needs to be authenticated.")
+        }
+        guard vote.kind == .increment, vote.value == 1 || vote.value == -1 else {
+            throw ParseError(.invalidJSON, "\(vote.className).\(vote.field) takes one vote per user: an Increment of 1 to like, -1 to take the like back.")
+        }
     }
 
     /// `^[A-Za-z][A-Za-z0-9_]*$`, as the posts service names classes and fields.

@@ -2,7 +2,8 @@ import ServiceKit
 import Storage
 
 /// The votes database: the ledger, one row per ballot, from `pending` (recorded, not yet applied) to `applied`
-/// (the counter has it, its event is in the outbox) or `rejected` (the voter may not write the object...).
+/// (the counter has it, its event is in the outbox), `rejected` (the voter may not write the object...) or
+/// `unchanged` (a like that changed nothing: a second like, or taking back a like that is not there; no event).
 enum VotesMigrations {
     static let all: [Migration] = [OutboxMigration.migration, ballots]
 

@@ -1,0 +1,200 @@
+import Contracts
+import ParseWire
+import Storage
+
+/// The ballots of one class in one `votes.apply.v1` batch, applied with a fixed number of statements whatever the
+/// number of objects: one lock of every row concerned, one read each of the earlier ballots, the last sequences and
+/// the likes, then one write per changed field and per table. Must run inside a transaction.
+struct CounterRound {
+    typealias Outcome = AppliedIncrements.Outcome
+    typealias Target = CounterTally.Target
+
+    let className: String
+    let groups: [ApplyIncrements]
+
+    func apply(on connection: PostgresConnection) async throws -> [Outcome] {
+        do {
+            try Names.requireClassName(className)
+        } catch {
+            return Self.refuse(groups, error)
+        }
+        var outcomes: [Outcome] = []
+        var live: [ApplyIncrements] = []
+        for group in groups {
+            if Names.isValidFieldName(group.field) {
+                live.append(group)
+            } else {
+                outcomes += Self.refuse([group], ParseError(.invalidKeyName, "Invalid field name: \(group.field)."))
+            }
+        }
+        guard !live.isEmpty else { return outcomes }
+        guard let schema = try await SchemaStore.load(className, on: connection) else {
+            return outcomes + Self.refuse(live, CounterTally.notFound)
+        }
+        let number = FieldType(.number)
+        var counted: [ApplyIncrements] = []
+        for group in live {
+            if let type = schema.type(of: group.field), type != number {
+                outcomes += Self.refuse([group], ParseError(
+                    .incorrectType, "schema mismatch for \(className).\(group.field); expected \(type.description) but got Number"))
+            } else {
+                counted.append(group)
+            }
+        }
+        guard !counted.isEmpty else { return outcomes }
+
+        // The row locks order every ballot of these objects; what is read after taking them includes all earlier ones.
+        let fields = Array(Set(counted.map(\.field))).sorted()
+        let rows = try await lockRows(Array(Set(counted.map(\.objectId))).sorted(), fields: fields, schema: schema, on: connection)
+        let present = counted.filter { rows[$0.objectId] != nil }
+        let earlier = try await readEarlier(ballotIds: counted.flatMap { $0.ballots.map(\.ballotId) },
+                                            targets: present.map { Target(objectId: $0.objectId, field: $0.field) },
+                                            likes: Self.askedLikes(present.filter(\.oncePerUser)), on: connection)
+        var tally = CounterTally(schema: schema, rows: rows, earlier: earlier.outcomes, lastSequences: earlier.lastSequences,
+                                 likes: earlier.likes, updatedAt: ParseDate.string(from: ObjectWriter.now()))
+        for group in counted { tally.decide(group) }
+        outcomes += tally.outcomes
+
+        let newFields = Set(tally.totals.keys.map(\.field)).filter { schema.fields[$0] == nil }
+        if !newFields.isEmpty {
+            _ = try await SchemaStore.ensure(className, fields: Dictionary(uniqueKeysWithValues: newFields.map { ($0, number) }),
+                                         current: schema, on: connection)
+        }
+        try await write(tally, on: connection)
+        return outcomes
+    }
+
+    private static func refuse(_ groups: [ApplyIncrements], _ error: ParseError) -> [Outcome] {
+        groups.flatMap { $0.ballots.map { Outcome(ballotId: $0.ballotId, error: error) } }
+    }
+
+    private var table: String { Names.table(className) }
+
+    /// `SELECT ... FOR UPDATE` of every object in id order; a counter column the class does not have yet reads NULL.
+    private func lockRows(_ objectIds: [String], fields: [String], schema: ClassSchema,
+                          on connection: PostgresConnection) async throws -> [String: CounterTally.LockedRow] {
+        let counters = fields.map { schema.fields[$0] == nil ? "NULL" : Names.quoted($0) + "::text" }
+        let result = try await connection.query("""
+            SELECT "objectId", "_wperm", \(ValueCodec.dateText("\"updatedAt\"")), \(counters.joined(separator: ", "))
+            FROM \(table) WHERE "objectId" = ANY($1::text[]) ORDER BY "objectId" FOR UPDATE
+            """, [SQLParameters.arrayLiteral(objectIds)])
+        var rows: [String: CounterTally.LockedRow] = [:]
+        for row in result.rows {
+            guard let objectId = row[0] else { continue }
+            var values: [String: Double] = [:]
+            for (index, field) in fields.enumerated() {
+                if let value = row[3 + index].flatMap(Double.init) { values[field] = value }
+            }
+            rows[objectId] = .init(writers: row[1].map(TextArray.parse), updatedAt: row[2] ?? "", values: values)
+        }
+        return rows
+    }
+
+    /// What the locked counters have already seen: the outcomes of ballots applied before (a retry), each
+    /// counter's last sequence, and which of the voters already like it. One round trip: the three reads are the
+    /// branches of one UNION ALL, told apart by their first column, with the other columns reused per branch.
+    private func readEarlier(ballotIds: [String], targets: [Target], likes: [CounterTally.Like],
+                             on connection: PostgresConnection) async throws
+        -> (outcomes: [String: Outcome], lastSequences: [Target: Int], likes: Set<CounterTally.Like>) {
+        let literal = SQLParameters.arrayLiteral
+        let result = try await connection.query("""
+            SELECT 'applied' AS kind, ballot_id::text AS a, NULL::text AS b, NULL::text AS c, amount, total, sequence, updated_at
+            FROM vote_applied WHERE ballot_id = ANY($2::uuid[])
+            UNION ALL
+            SELECT 'last', x.o, x.f, NULL, NULL, NULL,
+                   (SELECT max(v.sequence) FROM vote_applied v WHERE v.class_name = $1 AND v.object_id = x.o AND v.field = x.f), NULL
+            FROM unnest($3::text[], $4::text[]) AS x(o, f)
+            UNION ALL
+            SELECT 'like', l.object_id, l.field, l.voter, NULL, NULL, NULL, NULL FROM vote_likes l
+            JOIN unnest($5::text[], $6::text[], $7::text[]) AS x(o, f, v) ON l.object_id = x.o AND l.field = x.f AND l.voter = x.v
+            WHERE l.class_name = $1
+            """, [className, literal(ballotIds), literal(targets.map(\.objectId)), literal(targets.map(\.field)),
+                  literal(likes.map(\.target.objectId)), literal(likes.map(\.target.field)), literal(likes.map(\.voter))])
+        var outcomes: [String: Outcome] = [:]
+        var last: [Target: Int] = [:]
+        var liked = Set<CounterTally.Like>()
+        for row in result.rows {
+            guard let first = row[1] else { continue }
+            switch row[0] {
+            case "applied":
+                outcomes[first] = Outcome(ballotId: first, amount: row[4].flatMap(Double.init), total: row[5].flatMap(Double.init),
+                                          sequence: row[6].flatMap { Int($0) }, updatedAt: row[7])
+            case "last":
+                if let field = row[2] { last[Target(objectId: first, field: field)] = row[6].flatMap { Int($0) } ?? 0 }
+            default:
+                if let field = row[2], let voter = row[3] {
+                    liked.insert(CounterTally.Like(target: Target(objectId: first, field: field), voter: voter))
+                }
+            }
+        }
+        return (outcomes, last, liked)
+    }
+
+    /// The likes to look up: each voter's, on the counters under the one-vote-per-user rule.
+    private static func askedLikes(_ groups: [ApplyIncrements]) -> [CounterTally.Like] {
+        groups.flatMap { group in
+            group.ballots.compactMap { ballot in
+                ballot.voter.userId.map { CounterTally.Like(target: Target(objectId: group.objectId, field: group.field), voter: $0) }
+            }
+        }
+    }
+
+    /// Every change in one statement: the counters and `updatedAt` (one UPDATE for all objects and fields of the
+    /// class, a field an object does not change kept by COALESCE, as PostgreSQL applies only one of two updates
+    /// of a row in one statement), the likes added and removed, and the ballots recorded in `vote_applied`.
+    private func write(_ tally: CounterTally, on connection: PostgresConnection) async throws {
+        let literal = SQLParameters.arrayLiteral
+        var parameters = SQLParameters()
+        var parts: [String] = []
+        let fields = Set(tally.totals.keys.map(\.field)).sorted()
+        if !fields.isEmpty {
+            let objects = Set(tally.totals.keys.map(\.objectId)).sorted()
+            var columns = ["id"], sources = [parameters.bind(literal(objects)) + "::text[]"], sets: [String] = []
+            for (index, field) in fields.enumerated() {
+                let values = objects.map { tally.totals[Target(objectId: $0, field: field)] }
+                sources.append(parameters.bind(TextArray.numbers(values)) + "::double precision[]")
+                columns.append("v\(index)")
+                sets.append("\(Names.quoted(field)) = COALESCE(x.v\(index), t.\(Names.quoted(field)))")
+            }
+            let updatedAt = parameters.bind(tally.updatedAt)
+            parts.append("""
+                counters AS (UPDATE \(table) AS t SET \(sets.joined(separator: ", ")), "updatedAt" = \(updatedAt)::timestamptz
+                    FROM unnest(\(sources.joined(separator: ", "))) AS x(\(columns.joined(separator: ", ")))
+                    WHERE t."objectId" = x.id RETURNING 1)
+                """)
+        }
+        let className = parameters.bind(self.className)
+        // The primary key of `vote_likes` backs the decisions: a like counted twice would fail the transaction.
+        let added = tally.likesAdded
+        if !added.isEmpty {
+            parts.append("""
+                liked AS (INSERT INTO vote_likes (class_name, object_id, field, voter, ballot_id)
+                    SELECT \(className), o, f, v, b FROM unnest(\(parameters.bind(literal(added.map(\.like.target.objectId))))::text[],
+                        \(parameters.bind(literal(added.map(\.like.target.field))))::text[], \(parameters.bind(literal(added.map(\.like.voter))))::text[],
+                        \(parameters.bind(literal(added.map(\.ballotId))))::uuid[]) AS x(o, f, v, b) RETURNING 1)
+                """)
+        }
+        let removed = tally.likesRemoved
+        if !removed.isEmpty {
+            parts.append("""
+                unliked AS (DELETE FROM vote_likes l USING unnest(\(parameters.bind(literal(removed.map(\.target.objectId))))::text[],
+                        \(parameters.bind(literal(removed.map(\.target.field))))::text[], \(parameters.bind(literal(removed.map(\.voter))))::text[]) AS x(o, f, v)
+                    WHERE l.class_name = \(className) AND l.object_id = x.o AND l.field = x.f AND l.voter = x.v RETURNING 1)
+                """)
+        }
+        let recorded = tally.recorded
+        let insert = """
+            INSERT INTO vote_applied (ballot_id, class_name, object_id, field, amount, total, sequence, updated_at)
+            SELECT b, \(className), o, f, a, t, s, u FROM unnest(
+                \(parameters.bind(literal(recorded.map(\.outcome.ballotId))))::uuid[], \(parameters.bind(literal(recorded.map(\.target.objectId))))::text[],
+                \(parameters.bind(literal(recorded.map(\.target.field))))::text[],
+                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.amount ?? 0 })))::double precision[],
+                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.total ?? 0 })))::double precision[],
+                \(parameters.bind(TextArray.numbers(recorded.map(\.outcome.sequence))))::bigint[],
+                \(parameters.bind(literal(recorded.map { $0.outcome.updatedAt ?? "" })))::text[]) AS x(b, o, f, a, t, s, u)
+            """
+        guard !parts.isEmpty || !recorded.isEmpty else { return }
+        _ = try await connection.query((parts.isEmpty ? "" : "WITH " + parts.joined(separator: ",\n") + "\n") + insert,
+                                       parameters.values)
+    }
+}

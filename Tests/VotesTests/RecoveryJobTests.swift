@@ -1,0 +1,31 @@
+import Messaging
+import Runtime
+import ServiceKit
+import Storage
+import Testing
+@testable import VotesCore
+
+/// The ballot recovery loop is a background job of the host's, so a stop of the service ends it.
+@Suite struct RecoveryJobTests {
+    @Test func theVotesServiceDeclaresItsRecoveryLoopAndAStopEndsIt() async throws {
+        let logger = Logger(service: "test", level: .error)
+        // Neither opens a connection until used; the loop's first step is a wait, so the stop comes before any query.
+        let pool = PostgresPool(configuration: PostgresConfiguration(url: "postgres://postgres@127.0.0.1:1/none"), logger: logger)
+        let client = RPCClient(url: try AMQPURL("amqp://guest:guest@127.0.0.1:1/"), name: "test", eventExchange: "x", logger: logger)
+        var router = CommandRouter()
+        var jobs: [BackgroundJob] = []
+        try VotesService.definition.registerCommands(&router, pool, client, &jobs)
+        #expect(jobs.map(\.name) == ["ballot recovery"])
+
+        let running = BackgroundJobs.start(jobs, logger: logger)
+        try await Task.sleep(for: .milliseconds(50))
+        let stoppedInTime = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await running.stop(); return true }
+            group.addTask { try? await Task.sleep(for: .seconds(5)); return false }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(stoppedInTime, "the recovery loop did not return after its task was cancelled")
+    }
+}
