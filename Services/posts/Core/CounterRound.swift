@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Query
 import Storage
 
 /// The ballots of one class in one `votes.apply.v1` batch, applied with a fixed number of statements whatever the
