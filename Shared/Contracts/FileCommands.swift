@@ -30,7 +30,7 @@ public enum FileCommands {
     /// The largest part the service accepts or reads in one command; larger ones are refused.
     public static let maxPartBytes = 4 << 20
     /// Parts of one transfer in flight at once: while one is stored or read, the next ones are on their way.
-    public static let partsInFlight = 3
+    public static let partsInFlight = 4
 }
 
 /// `file.create.v2`: starts an upload under the name the client chose; the service applies the upload policy and
