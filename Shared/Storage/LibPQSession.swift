@@ -72,24 +72,27 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         return try consume(result, connection)
     }
 
-    /// A query whose parameters may be binary (`PostgresBinary`), and whose first result column comes back in
-    /// binary format when `binaryColumn` is set: bytea as its bytes, with no hex text to build and parse.
-    func query(_ sql: String, _ parameters: [PostgresParameter], binaryColumn: Bool) throws -> PostgresQueryOutput {
+    /// A query whose parameters may be binary (`PostgresBinary`), and whose result columns come back in binary
+    /// format when `binaryResults` is set: bytea as its bytes, with no hex text to build and parse.
+    func query(_ sql: String, _ parameters: [PostgresParameter], binaryResults: Bool) throws -> PostgresQueryOutput {
         let connection = try requireConnection()
         let result = try PostgresParameter.withLibPQArrays(parameters) { values, lengths, formats in
-            PQexecParams(connection, sql, Int32(values.count), nil, values, lengths, formats, binaryColumn ? 1 : 0)
+            PQexecParams(connection, sql, Int32(values.count), nil, values, lengths, formats, binaryResults ? 1 : 0)
         }
-        guard binaryColumn else { return .rows(try consume(result, connection)) }
+        guard binaryResults else { return .rows(try consume(result, connection)) }
         guard let result else { throw Self.failure(connection, nil) }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw Self.failure(connection, result) }
-        let values: [[UInt8]?] = (0..<PQntuples(result)).map { row in
-            guard PQgetisnull(result, row, 0) == 0, PQnfields(result) > 0 else { return nil }
-            let count = Int(PQgetlength(result, row, 0))
-            guard count > 0, let start = PQgetvalue(result, row, 0) else { return [] }
-            return Array(UnsafeRawBufferPointer(start: start, count: count))
+        let columns = PQnfields(result)
+        let rows: [[[UInt8]?]] = (0..<PQntuples(result)).map { row in
+            (0..<columns).map { column in
+                guard PQgetisnull(result, row, column) == 0 else { return nil }
+                let count = Int(PQgetlength(result, row, column))
+                guard count > 0, let start = PQgetvalue(result, row, column) else { return [] }
+                return Array(UnsafeRawBufferPointer(start: start, count: count))
+            }
         }
-        return .binaryColumn(values)
+        return .binaryRows(rows)
     }
 
     func executeScript(_ script: String) throws -> PostgresResult {

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Bytes bound as a bytea parameter in binary format by `query(_:binary:)` and `binaryColumn`: PostgreSQL takes
+/// Bytes bound as a bytea parameter in binary format by `query(_:binary:)` and `binaryRows`: PostgreSQL takes
 /// them as they are, where the text format would need hex text twice their size built here and parsed there.
 /// Elsewhere it binds as hex text like `[UInt8]`.
 public struct PostgresBinary: PostgresBindable {
@@ -11,6 +11,14 @@ public struct PostgresBinary: PostgresBindable {
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     public var postgresText: String { ByteaHex.encode(bytes) }
+
+    /// A `smallint`, `integer` or `bigint` column in binary format (big-endian); nil for NULL or other sizes.
+    public static func integer(_ bytes: [UInt8]?) -> Int? {
+        guard let bytes, [2, 4, 8].contains(bytes.count) else { return nil }
+        let unsigned = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let shift = UInt64(64 - bytes.count * 8)
+        return Int(Int64(bitPattern: unsigned << shift) >> Int64(shift))
+    }
 }
 
 /// One parameter as libpq takes it: text (nil for NULL) or binary.
@@ -65,8 +73,8 @@ enum PostgresParameter: Sendable {
     }
 }
 
-/// What `LibPQSession.query(_:_:binaryColumn:)` read: rows as text, or the first column in binary format.
+/// What `LibPQSession.query(_:_:binaryResults:)` read: rows as text, or rows of columns in binary format.
 enum PostgresQueryOutput: Sendable {
     case rows(PostgresResult)
-    case binaryColumn([[UInt8]?])
+    case binaryRows([[[UInt8]?]])
 }

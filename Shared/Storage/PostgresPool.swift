@@ -52,9 +52,9 @@ public actor PostgresPool {
         try await withConnection { try await $0.query(sql, binary: parameters) }
     }
 
-    /// `PostgresConnection.binaryColumn` on any free connection.
-    public func binaryColumn(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> [[UInt8]?] {
-        try await withConnection { try await $0.binaryColumn(sql, parameters) }
+    /// `PostgresConnection.binaryRows` on any free connection.
+    public func binaryRows(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> [[[UInt8]?]] {
+        try await withConnection { try await $0.binaryRows(sql, parameters) }
     }
 
     /// Closes idle connections at once and lent ones when they come back; waiting and later callers get an error.

@@ -2,7 +2,7 @@ import Foundation
 import Storage
 import Testing
 
-/// bytea in binary format both ways: `PostgresBinary` parameters and `binaryColumn` results.
+/// bytea in binary format both ways: `PostgresBinary` parameters and `binaryRows` results.
 @Suite(.enabled(if: TestDatabase.isConfigured))
 struct BinaryFormatTests {
     @Test func bytesRoundTripAsTheyAreWithTextParametersBeside() async throws {
@@ -20,15 +20,17 @@ struct BinaryFormatTests {
         #expect(stored.first?.int("count") == every.count)
         #expect(stored.first?.bytes("data") == every)
 
-        let column = try await connection.binaryColumn("SELECT data FROM \(table) ORDER BY id")
-        #expect(column.count == 3)
-        #expect(column[0] == every)
-        #expect(column[1] == nil)
-        #expect(column[2] == [])
-        let slice = try await connection.binaryColumn(
+        let rows = try await connection.binaryRows("SELECT id, data FROM \(table) ORDER BY id")
+        #expect(rows.map { PostgresBinary.integer($0[0]) } == [1, 2, 3])
+        #expect(rows[0][1] == every)
+        #expect(rows[1][1] == nil)
+        #expect(rows[2][1] == [])
+        let slice = try await connection.binaryRows(
             "SELECT substring(data FROM $2::int FOR $3::int) FROM \(table) WHERE id = $1", [1, 1001, 5])
-        #expect(slice == [Array(every[1000..<1005])])
-        #expect(try await connection.binaryColumn("SELECT data FROM \(table) WHERE id = 99").isEmpty)
+        #expect(slice == [[Array(every[1000..<1005])]])
+        #expect(try await connection.binaryRows("SELECT data FROM \(table) WHERE id = 99").isEmpty)
+        let integers = try await connection.binaryRows("SELECT -2::smallint, -70000::int, -5000000000::bigint")
+        #expect(integers.first?.map(PostgresBinary.integer) == [-2, -70000, -5_000_000_000])
         _ = try await connection.query("DROP TABLE \(table)")
         await connection.close()
     }
@@ -36,12 +38,12 @@ struct BinaryFormatTests {
     @Test func errorsAreThrownNotReadAsRows() async throws {
         let connection = try await PostgresConnection.connect(url: TestDatabase.url)
         await #expect(throws: PostgresError.self) {
-            _ = try await connection.binaryColumn("SELECT data FROM no_such_table_here")
+            _ = try await connection.binaryRows("SELECT data FROM no_such_table_here")
         }
         await #expect(throws: PostgresError.self) {
             _ = try await connection.query("SELECT $1::int", binary: [PostgresBinary([1, 2])])
         }
-        #expect(try await connection.binaryColumn("SELECT 'still usable'::bytea") == [Array("still usable".utf8)])
+        #expect(try await connection.binaryRows("SELECT 'still usable'::bytea") == [[Array("still usable".utf8)]])
         await connection.close()
     }
 }

@@ -160,28 +160,33 @@ struct FileStore: Sendable {
     }
 
     /// Bytes `offset ..< offset + length` (fewer past the end); nil when there is no such file. The pieces come
-    /// in binary format: no hex or base64 text to build in PostgreSQL and parse here.
+    /// in binary format (no hex or base64 text to build in PostgreSQL and parse here) and are put in order here:
+    /// an `ORDER BY`, or a subquery that cuts them after one, makes PostgreSQL copy every piece once more.
     func read(_ name: String, offset: Int, length: Int) async throws -> [UInt8]? {
         let end = offset + length
-        // The parts are sorted as bare keys and each piece is cut after the sort: sorting rows that carry the
-        // pieces would copy every byte once more inside PostgreSQL.
-        let pieces = try await pool.binaryColumn("""
-            SELECT (SELECT substring(p.data FROM (greatest($2 - p.start_byte, 0) + 1)::int
-                                     FOR (least($3, p.start_byte + length(p.data)) - greatest($2, p.start_byte))::int)
-                    FROM file_parts p WHERE p.upload_id = k.upload_id AND p.start_byte = k.start_byte)
-            FROM (SELECT upload_id, start_byte FROM file_parts
-                  WHERE upload_id = (SELECT upload_id FROM files WHERE name = $1)
-                    AND start_byte < $3 AND start_byte + length(data) > $2
-                  ORDER BY start_byte) k
+        let rows = try await pool.binaryRows("""
+            SELECT start_byte,
+                   substring(data FROM (greatest($2 - start_byte, 0) + 1)::int
+                             FOR (least($3, start_byte + length(data)) - greatest($2, start_byte))::int)
+            FROM file_parts
+            WHERE upload_id = (SELECT upload_id FROM files WHERE name = $1)
+              AND start_byte < $3 AND start_byte + length(data) > $2
             """, [name, offset, end])
-        if pieces.isEmpty {
+        if rows.isEmpty {
             let exists = try await pool.query("SELECT 1 FROM files WHERE name = $1", [name])
             return exists.rows.isEmpty ? nil : []
         }
-        if pieces.count == 1 { return pieces[0] ?? [] }
+        if rows.count == 1 { return rows[0][1] ?? [] }
+        var pieces: [(start: Int, bytes: [UInt8])] = []
+        for row in rows {
+            guard let start = PostgresBinary.integer(row[0]) else {
+                throw ParseError(.internalServerError, "Internal server error.")
+            }
+            pieces.append((start, row[1] ?? []))
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
-        for piece in pieces { bytes += piece ?? [] }
+        for piece in pieces.sorted(by: { $0.start < $1.start }) { bytes += piece.bytes }
         return bytes
     }
 
