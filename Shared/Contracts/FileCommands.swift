@@ -1,61 +1,79 @@
 import ParseWire
 
-/// The `files` service's commands. File bytes travel in bounded parts (at most `FileCommands.partBytes` each),
-/// base64 text in JSON, so no message and no process ever holds a whole large file: an upload is a `create`
-/// carrying the first part, `append`s for the rest, the last part marked complete; a download is an `info`
-/// then `read`s of byte ranges.
+/// The `files` service's commands. File bytes travel in bounded parts, each the raw body of one AMQP message
+/// with what describes it in headers (`FileHeaders`), so no message and no process ever holds a whole large file
+/// and no byte is re-encoded on the way.
+///
+/// An upload is a `create` carrying the first part (and marked complete when that part is the whole file), then
+/// `append`s for the other parts, which the gateway keeps several of in flight at once, then a `commit` once every
+/// part is stored: the file becomes visible only then. A download is an `open` (the description and the first
+/// part), or an `info`, then `read`s of byte ranges, several in flight.
 public enum FileCommands {
-    public static let create = "file.create.v1"
-    public static let append = "file.append.v1"
+    /// Raw: `FileCreateRequest` headers and the first part; answers `FileUploadState` headers.
+    public static let create = "file.create.v2"
+    /// Raw: `FileAppendRequest` headers and a part; answers an empty body once the part is stored.
+    public static let append = "file.append.v2"
+    /// JSON `FileCommitRequest`; answers `FileUploadState`.
+    public static let commit = "file.commit.v1"
     public static let abort = "file.abort.v1"
     public static let info = "file.info.v1"
-    public static let read = "file.read.v1"
-    /// `info` and the first part together, one round trip for a whole small file.
-    public static let open = "file.open.v1"
+    /// Raw: `FileReadRequest` headers; answers the bytes.
+    public static let read = "file.read.v2"
+    /// Raw: `FileNameReference.name` in `FileHeaders.name`; answers `FileInfo` headers and the first
+    /// `partBytes` bytes (all of a small file): one round trip for a whole small file.
+    public static let open = "file.open.v2"
     public static let delete = "file.delete.v1"
     public static let metadata = "file.metadata.v1"
 
-    /// The largest part one message carries, in bytes (before base64).
+    /// The size of the parts the gateway sends and asks for (see bench/files.md for how it was chosen).
     public static let partBytes = 1 << 20
+    /// The largest part the service accepts or reads in one command; larger ones are refused.
+    public static let maxPartBytes = 4 << 20
+    /// Parts of one transfer in flight at once: while one is stored or read, the next ones are on their way.
+    public static let partsInFlight = 4
 }
 
-/// `file.create.v1`: starts an upload under the name the client chose; the service applies the upload policy and
-/// parse-server's name rules, picks the stored name and answers with it.
-public struct FileCreateRequest: Codable, Sendable, Equatable {
+/// `file.create.v2`: starts an upload under the name the client chose; the service applies the upload policy and
+/// parse-server's name rules, picks the stored name and answers with it. The first part is the message body.
+public struct FileCreateRequest: Sendable, Equatable {
     public var name: String
     /// The request's `Content-Type` header, if any.
     public var contentType: String?
-    /// The first part of the bytes, base64.
-    public var bytes: String
-    /// True when `bytes` is the whole file: the file is stored at once.
+    /// True when the body is the whole file: the file is stored at once.
     public var isComplete: Bool
     /// Parse `File` metadata and tags, when the client sent any (JavaScript SDK uploads).
     public var metadata: JSONValue?
     public var tags: JSONValue?
 
-    public init(name: String, contentType: String?, bytes: String, isComplete: Bool,
-                metadata: JSONValue? = nil, tags: JSONValue? = nil) {
+    public init(name: String, contentType: String?, isComplete: Bool, metadata: JSONValue? = nil,
+                tags: JSONValue? = nil) {
         self.name = name
         self.contentType = contentType
-        self.bytes = bytes
         self.isComplete = isComplete
         self.metadata = metadata
         self.tags = tags
     }
 }
 
-/// `file.append.v1`: the next part of an upload, at `offset` (the bytes received so far).
-public struct FileAppendRequest: Codable, Sendable, Equatable {
+/// `file.append.v2`: a part of an upload at `offset`; the body is the bytes.
+public struct FileAppendRequest: Sendable, Equatable {
     public var uploadId: String
     public var offset: Int
-    public var bytes: String
-    public var isComplete: Bool
 
-    public init(uploadId: String, offset: Int, bytes: String, isComplete: Bool) {
+    public init(uploadId: String, offset: Int) {
         self.uploadId = uploadId
         self.offset = offset
-        self.bytes = bytes
-        self.isComplete = isComplete
+    }
+}
+
+/// `file.commit.v1`: every part of the upload is stored and they add up to `size` bytes: make the file visible.
+public struct FileCommitRequest: Codable, Sendable, Equatable {
+    public var uploadId: String
+    public var size: Int
+
+    public init(uploadId: String, size: Int) {
+        self.uploadId = uploadId
+        self.size = size
     }
 }
 
@@ -105,8 +123,8 @@ public struct FileInfo: Codable, Sendable, Equatable {
     }
 }
 
-/// `file.read.v1`: bytes `offset ..< offset + length` of a stored file (`length` at most `partBytes`).
-public struct FileReadRequest: Codable, Sendable, Equatable {
+/// `file.read.v2`: bytes `offset ..< offset + length` of a stored file (`length` at most `maxPartBytes`).
+public struct FileReadRequest: Sendable, Equatable {
     public var name: String
     public var offset: Int
     public var length: Int
@@ -116,24 +134,6 @@ public struct FileReadRequest: Codable, Sendable, Equatable {
         self.offset = offset
         self.length = length
     }
-}
-
-/// `file.open.v1`'s answer: the file and its first `FileCommands.partBytes` bytes (all of a small file).
-public struct FileOpening: Codable, Sendable, Equatable {
-    public var info: FileInfo
-    public var bytes: String
-
-    public init(info: FileInfo, bytes: String) {
-        self.info = info
-        self.bytes = bytes
-    }
-}
-
-/// Part of a file, base64.
-public struct FileBytes: Codable, Sendable, Equatable {
-    public var bytes: String
-
-    public init(bytes: String) { self.bytes = bytes }
 }
 
 /// `file.metadata.v1`'s answer: parse-server's `{}` or `{"metadata":{...}}`.

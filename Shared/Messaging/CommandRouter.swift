@@ -5,9 +5,16 @@ import Runtime
 /// Maps command types (`ping.v1`, ...) to handlers. A handler's `ParseError` is an answer for the client;
 /// any other error means the command could not be handled now and is retried, then dead-lettered.
 public struct CommandRouter: Sendable {
-    typealias Route = @Sendable ([UInt8], Logger) async throws -> [UInt8]
+    /// A route reads the whole delivery (raw commands keep their metadata in headers) and answers with a body
+    /// and the reply's headers.
+    typealias Route = @Sendable (Delivery, Logger) async throws -> RouteReply
 
-    private var routes: [String: Route] = [:]
+    struct RouteReply: Sendable {
+        var body: [UInt8]
+        var headers: [String: String] = [:]
+    }
+
+    var routes: [String: Route] = [:]
 
     public init() {}
 
@@ -15,20 +22,24 @@ public struct CommandRouter: Sendable {
         _ type: String, _ payload: Payload.Type,
         _ handle: @escaping @Sendable (Command<Payload>, Logger) async throws -> Result
     ) {
-        routes[type] = { body, logger in
+        routes[type] = { delivery, logger in
             let command: Command<Payload>
             do {
-                command = try JSONCoding.decode(Command<Payload>.self, from: body)
+                command = try JSONCoding.decode(Command<Payload>.self, from: delivery.body)
             } catch {
                 logger.warning("malformed command", ["msg.type": type, "error": "\(error)"])
-                return try JSONCoding.encode(CommandReply<Empty>.failure(ParseError(.invalidJSON, "Malformed \(type) command.")))
+                return RouteReply(body: try Self.failure(ParseError(.invalidJSON, "Malformed \(type) command.")))
             }
             do {
-                return try JSONCoding.encode(CommandReply<Result>.success(try await handle(command, logger)))
+                return RouteReply(body: try JSONCoding.encode(CommandReply<Result>.success(try await handle(command, logger))))
             } catch let error as ParseError {
-                return try JSONCoding.encode(CommandReply<Empty>.failure(error))
+                return RouteReply(body: try Self.failure(error))
             }
         }
+    }
+
+    static func failure(_ error: ParseError) throws -> [UInt8] {
+        try JSONCoding.encode(CommandReply<Empty>.failure(error))
     }
 
     public var types: [String] { routes.keys.sorted() }

@@ -87,8 +87,8 @@ public final class CommandServer: Sendable {
         }
         let started = ContinuousClock.now
         do {
-            let body = try await route(delivery.body, log)
-            reply(to: delivery, body: body)
+            let answer = try await route(delivery, log)
+            reply(to: delivery, body: answer.body, headers: answer.headers)
             connection.ack(delivery)
             log.debug("handled", ["duration_ms": started.millisecondsElapsedText])
         } catch {
@@ -119,8 +119,9 @@ public final class CommandServer: Sendable {
         (try? JSONCoding.encode(CommandReply<Empty>.failure(error))) ?? []
     }
 
-    private func reply(to delivery: Delivery, body: [UInt8]) {
+    private func reply(to delivery: Delivery, body: [UInt8], headers: [String: String] = [:]) {
         guard let replyTo = delivery.replyTo else { return }
-        connection.publish(OutgoingMessage(routingKey: replyTo, body: body, correlationId: delivery.correlationId))
+        connection.publish(OutgoingMessage(routingKey: replyTo, body: body, correlationId: delivery.correlationId,
+                                           headers: headers))
     }
 }

@@ -5,7 +5,7 @@ import Runtime
 /// Sends commands to services and waits for their replies (the gateway's side of request/reply).
 /// One connection carries every call in flight; replies are matched by correlation id.
 public final class RPCClient: Sendable {
-    private let connection: AMQPConnection
+    let connection: AMQPConnection
 
     /// Declares every service's command queue too, so commands wait in their queue while a service restarts.
     public init(url: AMQPURL, name: String, eventExchange: String, logger: Logger) {

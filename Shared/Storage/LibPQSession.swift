@@ -104,6 +104,29 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         }
     }
 
+    /// A query whose parameters may be binary (`PostgresBinary`), and whose result columns come back in binary
+    /// format when `binaryResults` is set: bytea as its bytes, with no hex text to build and parse.
+    func query(_ sql: String, _ parameters: [PostgresParameter], binaryResults: Bool) throws -> PostgresQueryOutput {
+        let connection = try requireConnection()
+        let result = try PostgresParameter.withLibPQArrays(parameters) { values, lengths, formats in
+            PQexecParams(connection, sql, Int32(values.count), nil, values, lengths, formats, binaryResults ? 1 : 0)
+        }
+        guard binaryResults else { return .rows(try consume(result, connection)) }
+        guard let result else { throw Self.failure(connection, nil) }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw Self.failure(connection, result) }
+        let columns = PQnfields(result)
+        let rows: [[[UInt8]?]] = (0..<PQntuples(result)).map { row in
+            (0..<columns).map { column in
+                guard PQgetisnull(result, row, column) == 0 else { return nil }
+                let count = Int(PQgetlength(result, row, column))
+                guard count > 0, let start = PQgetvalue(result, row, column) else { return [] }
+                return Array(UnsafeRawBufferPointer(start: start, count: count))
+            }
+        }
+        return .binaryRows(rows)
+    }
+
     func executeScript(_ script: String) throws -> PostgresResult {
         let connection = try requireConnection()
         return try consume(PQexec(connection, script), connection)

@@ -43,6 +43,25 @@ public final class PostgresConnection: Sendable {
         return try await onQueue { try $0.query(sql, texts) }
     }
 
+    /// The same, with `PostgresBinary` parameters sent as bytes instead of hex text (for large bytea values).
+    public func query(_ sql: String, binary parameters: [(any PostgresBindable)?]) async throws -> PostgresResult {
+        let values = parameters.map(PostgresParameter.init)
+        guard case .rows(let result) = try await onQueue({ try $0.query(sql, values, binaryResults: false) }) else {
+            preconditionFailure("a text query answers rows")
+        }
+        return result
+    }
+
+    /// Every column of every row in PostgreSQL's binary format (nil for SQL NULL): bytea values as their bytes,
+    /// without the hex text twice their size; `PostgresBinary.integer` reads integers. Parameters as in
+    /// `query(_:binary:)`.
+    public func binaryRows(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> [[[UInt8]?]] {
+        let values = parameters.map(PostgresParameter.init)
+        guard case .binaryRows(let rows) = try await onQueue({ try $0.query(sql, values, binaryResults: true) })
+        else { preconditionFailure("a binary query answers binary rows") }
+        return rows
+    }
+
     /// Several statements without parameters (simple protocol), for migrations only.
     /// Without an explicit transaction they run as one implicit transaction.
     public func execute(script: String) async throws {

@@ -48,6 +48,16 @@ public actor PostgresPool {
         try await withConnection { try await $0.query(sql, parameters) }
     }
 
+    /// `PostgresConnection.query(_:binary:)` on any free connection.
+    public func query(_ sql: String, binary parameters: [(any PostgresBindable)?]) async throws -> PostgresResult {
+        try await withConnection { try await $0.query(sql, binary: parameters) }
+    }
+
+    /// `PostgresConnection.binaryRows` on any free connection.
+    public func binaryRows(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> [[[UInt8]?]] {
+        try await withConnection { try await $0.binaryRows(sql, parameters) }
+    }
+
     /// Closes idle connections at once and lent ones when they come back; waiting and later callers get an error.
     public func close() async {
         isClosed = true

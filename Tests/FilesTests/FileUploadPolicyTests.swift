@@ -37,13 +37,4 @@ struct FileUploadPolicyTests {
             try FileUploadPolicy.fromEnvironment(Environment(["PARSE_SERVER_FILE_UPLOAD_ENABLE_FOR_PUBLIC": "maybe"]))
         }
     }
-
-    @Test func base64SizesAreReadWithoutDecoding() {
-        #expect(Base64Text.decodedCount("") == 0)
-        #expect(Base64Text.decodedCount("YQ==") == 1)
-        #expect(Base64Text.decodedCount("YWI=") == 2)
-        #expect(Base64Text.decodedCount("YWJj") == 3)
-        #expect(Base64Text.decodedCount("YWJ") == nil)
-        #expect(Base64Text.head("iVBORw0KGgo=").prefix(4) == [0x89, 0x50, 0x4E, 0x47])
-    }
 }

@@ -37,11 +37,12 @@ enum TestStack {
         try outcome.get()
     }
 
-    /// Runs `deploy/stack <arguments>` against the test stack; fails the test on a non-zero exit.
+    /// Runs `deploy/stack <arguments>` against the test stack, with `settings` added to the environment (a
+    /// service started so keeps them until it is started again without); fails the test on a non-zero exit.
     /// posix_spawn and waitpid rather than Foundation's Process, whose exit detection was seen to hang here.
-    static func control(_ arguments: [String]) throws {
+    static func control(_ arguments: [String], settings: [String: String] = [:]) throws {
         let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.merging(settings) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, envp) == 0 else {

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Messaging
 import ParseWire
 import Storage
 
@@ -9,17 +10,16 @@ struct FileCommandHandler: Sendable {
     let store: FileStore
     let policy: FileUploadPolicy
 
-    func create(_ command: Command<FileCreateRequest>) async throws -> FileUploadState {
-        let request = command.payload
+    func create(_ command: RawCommand) async throws -> RawMessage {
+        guard let request = FileCreateRequest(headers: command.headers) else { throw Self.malformed(command) }
         if command.identity.isReadOnlyMaster && !command.identity.isMaster {
             throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the create operation.")
         }
         if let refusal = policy.refusal(isMaster: command.identity.isMaster, userId: command.identity.userId) {
             throw ParseError(.fileSaveError, refusal)
         }
-        guard let firstCount = Base64Text.decodedCount(request.bytes), firstCount > 0 else {
-            throw ParseError(.fileSaveError, "Invalid file upload.")
-        }
+        guard !command.body.isEmpty else { throw ParseError(.fileSaveError, "Invalid file upload.") }
+        guard command.body.count <= FileCommands.maxPartBytes else { throw FileStore.couldNotStorePart }
         if let error = FileNaming.validationError(request.name) { throw error }
         if !command.identity.isMaster,
            let ext = FileUploadPolicy.checkedExtension(name: request.name, contentType: request.contentType),
@@ -28,14 +28,22 @@ struct FileCommandHandler: Sendable {
         }
         let header = request.contentType.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         let named = FileNaming.withExtension(request.name, contentType: header)
-        let contentType = MimeTypes.resolve(header: header, name: named, head: Base64Text.head(request.bytes))
+        let contentType = MimeTypes.resolve(header: header, name: named, head: Array(command.body.prefix(48)))
         let upload = FileStore.NewUpload(name: FileNaming.storedName(named, preserve: policy.preserveFileName),
                                          contentType: contentType, metadata: request.metadata, tags: request.tags)
-        return try await store.create(upload, firstPart: request.bytes, isComplete: request.isComplete)
+        let state = try await store.create(upload, firstPart: command.body, isComplete: request.isComplete)
+        return RawMessage(headers: state.headers)
     }
 
-    func append(_ command: Command<FileAppendRequest>) async throws -> FileUploadState {
-        try await store.append(command.payload)
+    func append(_ command: RawCommand) async throws -> RawMessage {
+        guard let request = FileAppendRequest(headers: command.headers) else { throw Self.malformed(command) }
+        guard command.body.count <= FileCommands.maxPartBytes else { throw FileStore.couldNotStorePart }
+        try await store.append(request, bytes: command.body)
+        return RawMessage()
+    }
+
+    func commit(_ command: Command<FileCommitRequest>) async throws -> FileUploadState {
+        try await store.commit(command.payload)
     }
 
     func abort(_ command: Command<FileUploadReference>) async throws -> Empty {
@@ -48,24 +56,24 @@ struct FileCommandHandler: Sendable {
         return info
     }
 
-    func read(_ command: Command<FileReadRequest>) async throws -> FileBytes {
-        let request = command.payload
-        guard request.offset >= 0, (0...FileCommands.partBytes).contains(request.length) else {
+    func read(_ command: RawCommand) async throws -> RawMessage {
+        guard let request = FileReadRequest(headers: command.headers) else { throw Self.malformed(command) }
+        guard request.length <= FileCommands.maxPartBytes else {
             throw ParseError(.invalidQuery, "Invalid byte range.")
         }
         guard let bytes = try await store.read(request.name, offset: request.offset, length: request.length) else {
             throw Self.notFound
         }
-        return FileBytes(bytes: bytes)
+        return RawMessage(body: bytes)
     }
 
-    func open(_ command: Command<FileNameReference>) async throws -> FileOpening {
-        let name = command.payload.name
+    func open(_ command: RawCommand) async throws -> RawMessage {
+        guard let name = FileHeaders.name(in: command.headers) else { throw Self.malformed(command) }
         guard let info = try await store.info(name),
               let bytes = try await store.read(name, offset: 0, length: min(info.size, FileCommands.partBytes)) else {
             throw Self.notFound
         }
-        return FileOpening(info: info, bytes: bytes)
+        return RawMessage(headers: info.headers, body: bytes)
     }
 
     func metadata(_ command: Command<FileNameReference>) async throws -> FileMetadata {
@@ -81,4 +89,10 @@ struct FileCommandHandler: Sendable {
     }
 
     static let notFound = ParseError(.objectNotFound, "File not found.")
+
+    /// Headers missing or unreadable: the sender is out of step with this service, not the client's fault alone,
+    /// but still an answer rather than a retry.
+    private static func malformed(_ command: RawCommand) -> ParseError {
+        ParseError(.invalidJSON, "Malformed \(command.type) command.")
+    }
 }

@@ -3,8 +3,8 @@ import Foundation
 import ParseWire
 import Storage
 
-/// Files in PostgreSQL: parts of at most `FileCommands.partBytes` in `file_parts`, keyed by upload and first byte.
-/// A file is visible (in `files`) only once its last part is in.
+/// Files in PostgreSQL: parts of at most `FileCommands.maxPartBytes` in `file_parts`, keyed by upload and first
+/// byte. A file is visible (in `files`) only once every part is in and it is committed.
 struct FileStore: Sendable {
     let pool: PostgresPool
     /// Uploads untouched this long are abandoned; their parts are removed.
@@ -18,67 +18,97 @@ struct FileStore: Sendable {
     }
 
     /// Starts an upload with its first part; stores it at once when `isComplete`.
-    func create(_ upload: NewUpload, firstPart: String, isComplete: Bool) async throws -> FileUploadState {
-        guard let size = Base64Text.decodedCount(firstPart) else { throw couldNotStore(upload.name) }
+    func create(_ upload: NewUpload, firstPart: [UInt8], isComplete: Bool) async throws -> FileUploadState {
         let uploadId = UUID()
         try await removeAbandonedUploads()
         return try await pool.transaction { connection in
             _ = try await connection.query("""
                 INSERT INTO file_uploads (upload_id, name, content_type, size, metadata, tags)
                 VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::jsonb)
-                """, [uploadId, upload.name, upload.contentType, size, upload.metadata?.jsonText, upload.tags?.jsonText])
-            if size > 0 { try await insertPart(uploadId.postgresText, at: 0, firstPart, on: connection) }
+                """, [uploadId, upload.name, upload.contentType, firstPart.count, upload.metadata?.jsonText,
+                      upload.tags?.jsonText])
+            if !firstPart.isEmpty {
+                try await Self.planWithoutCopyingParameters(on: connection)
+                _ = try await connection.query(
+                    "INSERT INTO file_parts (upload_id, start_byte, data) VALUES ($1::uuid, 0, $2::bytea)",
+                    binary: [uploadId, PostgresBinary(firstPart)])
+            }
             var state = FileUploadState(uploadId: uploadId.postgresText, name: upload.name,
-                                        contentType: upload.contentType, size: size, isStored: false)
+                                        contentType: upload.contentType, size: firstPart.count, isStored: false)
             if isComplete { state = try await commit(state, on: connection) }
             return state
         }
     }
 
-    /// Adds the part at `offset`. A part delivered twice (a retried command) is answered as before.
-    func append(_ request: FileAppendRequest) async throws -> FileUploadState {
-        guard let count = Base64Text.decodedCount(request.bytes), UUID(uuidString: request.uploadId) != nil else {
-            throw ParseError(.fileSaveError, "Could not store file.")
-        }
-        return try await pool.transaction { connection in
-            let moved = try await connection.query("""
-                UPDATE file_uploads SET size = size + $3, touched_at = now()
-                WHERE upload_id = $1::uuid AND size = $2
-                RETURNING name, content_type, size
-                """, [request.uploadId, request.offset, count])
-            guard let row = moved.first, let name = row["name"], let type = row["content_type"],
-                  let size = row.int("size") else {
-                return try await replay(request, on: connection)
+    /// Stores the part at `offset` of an upload in progress. Parts of one upload arrive in any order and at once
+    /// (the gateway keeps several in flight); `commit` checks they add up. A part delivered twice (a retried
+    /// command) is kept once. The upload row is share-locked meanwhile, so an `abort` either waits for this
+    /// part and removes it too, or has removed the upload already and the part is refused.
+    ///
+    /// The part's transaction does not wait for its WAL to reach the disk: the commit that makes the file
+    /// visible does, and WAL is flushed in order, so every part is durable before the file shows. A part lost in
+    /// a crash before that is found missing by the commit, which then fails: no half file either way.
+    func append(_ request: FileAppendRequest, bytes: [UInt8]) async throws {
+        guard UUID(uuidString: request.uploadId) != nil, !bytes.isEmpty else { throw Self.couldNotStorePart }
+        try await pool.transaction { connection in
+            _ = try await connection.query("SELECT set_config('synchronous_commit', 'off', true)")
+            try await Self.planWithoutCopyingParameters(on: connection)
+            let inserted = try await connection.query("""
+                WITH live AS (SELECT upload_id FROM file_uploads WHERE upload_id = $1::uuid FOR KEY SHARE)
+                INSERT INTO file_parts (upload_id, start_byte, data) SELECT upload_id, $2, $3::bytea FROM live
+                ON CONFLICT (upload_id, start_byte) DO NOTHING
+                """, binary: [request.uploadId, request.offset, PostgresBinary(bytes)])
+            if inserted.affectedRows == 0 {
+                let kept = try await connection.query("""
+                    SELECT 1 FROM file_parts p JOIN file_uploads u USING (upload_id)
+                    WHERE p.upload_id = $1::uuid AND p.start_byte = $2 AND length(p.data) = $3
+                    """, [request.uploadId, request.offset, bytes.count])
+                guard !kept.rows.isEmpty else { throw Self.couldNotStorePart }
             }
-            if count > 0 { try await insertPart(request.uploadId, at: request.offset, request.bytes, on: connection) }
-            let state = FileUploadState(uploadId: request.uploadId, name: name, contentType: type, size: size,
-                                        isStored: false)
-            return request.isComplete ? try await commit(state, on: connection) : state
+            // Keeps a long upload from being taken for an abandoned one (rarely true, so rarely a row lock).
+            _ = try await connection.query("""
+                UPDATE file_uploads SET touched_at = now()
+                WHERE upload_id = $1::uuid AND touched_at < now() - interval '1 minute'
+                """, [request.uploadId])
         }
     }
 
-    /// A part that was already applied (the command came again): answer with where the upload stands.
-    private func replay(_ request: FileAppendRequest, on connection: PostgresConnection) async throws -> FileUploadState {
-        let stored = try await connection.query(
-            "SELECT name, content_type, size FROM files WHERE upload_id = $1::uuid", [request.uploadId])
-        if let row = stored.first, let name = row["name"], let type = row["content_type"], let size = row.int("size"),
-           request.isComplete, size == request.offset + (Base64Text.decodedCount(request.bytes) ?? -1) {
-            return FileUploadState(uploadId: request.uploadId, name: name, contentType: type, size: size, isStored: true)
-        }
-        let pending = try await connection.query(
-            "SELECT name, content_type, size FROM file_uploads WHERE upload_id = $1::uuid", [request.uploadId])
-        if let row = pending.first, let name = row["name"], let type = row["content_type"], let size = row.int("size"),
-           !request.isComplete, size == request.offset + (Base64Text.decodedCount(request.bytes) ?? -1) {
-            return FileUploadState(uploadId: request.uploadId, name: name, contentType: type, size: size, isStored: false)
-        }
-        throw ParseError(.fileSaveError, "Could not store file.")
+    /// For the rest of the transaction, statements are planned with their parameters left as parameters: the
+    /// default plan for a one-off statement copies each value into the plan, a part's megabyte several times over.
+    private static func planWithoutCopyingParameters(on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT set_config('plan_cache_mode', 'force_generic_plan', true)")
     }
 
-    private func insertPart(_ uploadId: String, at offset: Int, _ base64: String,
-                            on connection: PostgresConnection) async throws {
-        _ = try await connection.query(
-            "INSERT INTO file_parts (upload_id, start_byte, data) VALUES ($1::uuid, $2, decode($3, 'base64'))",
-            [uploadId, offset, base64])
+    /// Makes an upload whose parts are all stored visible, once they are checked to cover `0 ..< size` exactly.
+    /// A commit delivered again after it succeeded answers as before.
+    func commit(_ request: FileCommitRequest) async throws -> FileUploadState {
+        guard UUID(uuidString: request.uploadId) != nil else { throw Self.couldNotStorePart }
+        return try await pool.transaction { connection in
+            let pending = try await connection.query("""
+                SELECT name, content_type FROM file_uploads WHERE upload_id = $1::uuid FOR UPDATE
+                """, [request.uploadId])
+            guard let row = pending.first, let name = row["name"], let type = row["content_type"] else {
+                let stored = try await connection.query(
+                    "SELECT name, content_type, size FROM files WHERE upload_id = $1::uuid", [request.uploadId])
+                guard let row = stored.first, let name = row["name"], let type = row["content_type"],
+                      row.int("size") == request.size else { throw Self.couldNotStorePart }
+                return FileUploadState(uploadId: request.uploadId, name: name, contentType: type, size: request.size,
+                                       isStored: true)
+            }
+            let parts = try await connection.query(
+                "SELECT start_byte, length(data) AS count FROM file_parts WHERE upload_id = $1::uuid ORDER BY start_byte",
+                [request.uploadId])
+            var end = 0
+            for part in parts.rows {
+                guard part.int("start_byte") == end, let count = part.int("count") else { throw Self.couldNotStorePart }
+                end += count
+            }
+            guard end == request.size else { throw Self.couldNotStorePart }
+            _ = try await connection.query("UPDATE file_uploads SET size = $2 WHERE upload_id = $1::uuid",
+                                           [request.uploadId, request.size])
+            return try await commit(FileUploadState(uploadId: request.uploadId, name: name, contentType: type,
+                                                    size: request.size, isStored: false), on: connection)
+        }
     }
 
     /// Makes the upload visible under its name, replacing a file of the same name (only possible when names are
@@ -129,31 +159,35 @@ struct FileStore: Sendable {
                         etag: "\"" + id.replacingOccurrences(of: "-", with: "") + "\"")
     }
 
-    /// Bytes `offset ..< offset + length`, base64; nil when there is no such file.
-    func read(_ name: String, offset: Int, length: Int) async throws -> String? {
+    /// Bytes `offset ..< offset + length` (fewer past the end); nil when there is no such file. The pieces come
+    /// in binary format (no hex or base64 text to build in PostgreSQL and parse here) and are put in order here:
+    /// an `ORDER BY`, or a subquery that cuts them after one, makes PostgreSQL copy every piece once more.
+    func read(_ name: String, offset: Int, length: Int) async throws -> [UInt8]? {
         let end = offset + length
-        let result = try await pool.query("""
-            SELECT translate(encode(substring(p.data FROM (greatest($2 - p.start_byte, 0) + 1)::int
-                                              FOR (least($3, p.start_byte + length(p.data))
-                                                   - greatest($2, p.start_byte))::int),
-                                    'base64'), E'\n', '') AS piece
-            FROM files f LEFT JOIN file_parts p
-              ON p.upload_id = f.upload_id AND p.start_byte < $3 AND p.start_byte + length(p.data) > $2
-            WHERE f.name = $1
-            ORDER BY p.start_byte
+        let rows = try await pool.binaryRows("""
+            SELECT start_byte,
+                   substring(data FROM (greatest($2 - start_byte, 0) + 1)::int
+                             FOR (least($3, start_byte + length(data)) - greatest($2, start_byte))::int)
+            FROM file_parts
+            WHERE upload_id = (SELECT upload_id FROM files WHERE name = $1)
+              AND start_byte < $3 AND start_byte + length(data) > $2
             """, [name, offset, end])
-        guard !result.rows.isEmpty else { return nil }
-        let pieces = result.rows.compactMap { $0["piece"] }
-        // PostgreSQL's base64 comes without line breaks (translated away), so one piece passes through as is.
-        if pieces.count == 1 { return pieces[0] }
-        var bytes = Data()
-        for piece in pieces {
-            guard let data = Data(base64Encoded: piece) else {
+        if rows.isEmpty {
+            let exists = try await pool.query("SELECT 1 FROM files WHERE name = $1", [name])
+            return exists.rows.isEmpty ? nil : []
+        }
+        if rows.count == 1 { return rows[0][1] ?? [] }
+        var pieces: [(start: Int, bytes: [UInt8])] = []
+        for row in rows {
+            guard let start = PostgresBinary.integer(row[0]) else {
                 throw ParseError(.internalServerError, "Internal server error.")
             }
-            bytes.append(data)
+            pieces.append((start, row[1] ?? []))
         }
-        return bytes.base64EncodedString()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        for piece in pieces.sorted(by: { $0.start < $1.start }) { bytes += piece.bytes }
+        return bytes
     }
 
     func metadata(_ name: String) async throws -> JSONValue? {
@@ -174,7 +208,5 @@ struct FileStore: Sendable {
         }
     }
 
-    private func couldNotStore(_ name: String) -> ParseError {
-        ParseError(.fileSaveError, "Could not store file: \(name).")
-    }
+    static let couldNotStorePart = ParseError(.fileSaveError, "Could not store file.")
 }

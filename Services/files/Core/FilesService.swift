@@ -14,12 +14,13 @@ public enum FilesService {
             // Guessing at who may upload is worse than not starting: a malformed policy stops the service.
             let policy = try FileUploadPolicy.fromEnvironment()
             let handler = FileCommandHandler(store: FileStore(pool: pool), policy: policy)
-            router.register(FileCommands.create, FileCreateRequest.self) { command, _ in try await handler.create(command) }
-            router.register(FileCommands.append, FileAppendRequest.self) { command, _ in try await handler.append(command) }
+            router.registerRaw(FileCommands.create) { command, _ in try await handler.create(command) }
+            router.registerRaw(FileCommands.append) { command, _ in try await handler.append(command) }
+            router.register(FileCommands.commit, FileCommitRequest.self) { command, _ in try await handler.commit(command) }
             router.register(FileCommands.abort, FileUploadReference.self) { command, _ in try await handler.abort(command) }
             router.register(FileCommands.info, FileNameReference.self) { command, _ in try await handler.info(command) }
-            router.register(FileCommands.read, FileReadRequest.self) { command, _ in try await handler.read(command) }
-            router.register(FileCommands.open, FileNameReference.self) { command, _ in try await handler.open(command) }
+            router.registerRaw(FileCommands.read) { command, _ in try await handler.read(command) }
+            router.registerRaw(FileCommands.open) { command, _ in try await handler.open(command) }
             router.register(FileCommands.metadata, FileNameReference.self) { command, _ in
                 try await handler.metadata(command)
             }

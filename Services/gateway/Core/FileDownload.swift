@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import HTTPServer
+import Messaging
 import ParseWire
 
 /// Serves a stored file: its type, length, ETag (stored names never change content, so it is strong and the
@@ -45,22 +46,23 @@ struct FileDownload {
 
     /// A plain GET: the description and the first part come in one round trip; the rest, if any, is streamed.
     private func whole(_ name: String) async throws -> HTTPResponse {
-        let opening: FileOpening
+        let opening: RawMessage
         do {
-            opening = try await calls.send(FileCommands.open, FileNameReference(name: name), identity: .anonymous)
+            opening = try await calls.call(raw: FileCommands.open, headers: FileHeaders.naming(name),
+                                           identity: .anonymous)
         } catch is ParseError {
             return FileResponses.notFound
         }
-        guard let first = Data(base64Encoded: opening.bytes).map(Array.init),
-              first.count == min(opening.info.size, FileCommands.partBytes) else {
+        guard let info = FileInfo(headers: opening.headers),
+              opening.body.count == min(info.size, FileCommands.partBytes) else {
             throw ParseError(.internalServerError, "Internal server error.")
         }
-        let size = opening.info.size
-        var response = HTTPResponse(status: 200, headers: Self.headers(opening.info), body: first)
-        guard size > first.count else { return response }
+        let first = opening.body
+        var response = HTTPResponse(status: 200, headers: Self.headers(info), body: first)
+        guard info.size > first.count else { return response }
         let calls = calls
-        response.stream = HTTPResponseStream(length: size, bufferLimit: FileCommands.partBytes) { writer in
-            try await FileDownload(calls: calls).produce(name, first.count..<size, after: first, into: writer)
+        response.stream = HTTPResponseStream(length: info.size, bufferLimit: FileCommands.partBytes) { writer in
+            try await FileDownload(calls: calls).produce(name, first.count..<info.size, after: first, into: writer)
         }
         response.body = []
         return response
@@ -80,46 +82,38 @@ struct FileDownload {
         return response
     }
 
-    /// Writes `before`, then the bytes of `range` part by part, the next part already asked for while the
-    /// current one is written (two parts in flight at most).
+    /// Writes `before`, then the bytes of `range` part by part in order, the next `FileCommands.partsInFlight`
+    /// parts already asked for while the current one is written.
     private func produce(_ name: String, _ range: Range<Int>, after before: [UInt8],
                          into writer: HTTPResponseStream.Writer) async throws {
-        func part(at offset: Int) -> Task<[UInt8], any Error>? {
-            guard offset < range.upperBound else { return nil }
-            let end = min(offset + FileCommands.partBytes, range.upperBound)
-            return Task { try await read(name, offset..<end) }
-        }
-        var offset = range.lowerBound
-        var next = part(at: offset)
-        if !before.isEmpty { try await writer.write(before) }
-        while let current = next {
-            let bytes = try await current.value
-            offset += bytes.count
-            next = part(at: offset)
-            do {
-                try await writer.write(bytes)
-            } catch {
-                next?.cancel()
-                throw error
+        var inFlight = PartsInFlight<[UInt8]>()
+        var next = range.lowerBound
+        func askAhead() {
+            while inFlight.count < FileCommands.partsInFlight, next < range.upperBound {
+                let part = next..<min(next + FileCommands.partBytes, range.upperBound)
+                inFlight.add { try await read(name, part) }
+                next = part.upperBound
             }
+        }
+        askAhead()
+        do {
+            if !before.isEmpty { try await writer.write(before) }
+            while let bytes = try await inFlight.takeOldest() {
+                askAhead()
+                try await writer.write(bytes)
+            }
+        } catch {
+            await inFlight.settle()
+            throw error
         }
     }
 
+    /// Bytes of `range`, at most `FileCommands.partBytes` of them, in one call.
     private func read(_ name: String, _ range: Range<Int>) async throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(range.count)
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let length = min(FileCommands.partBytes, range.upperBound - offset)
-            let part: FileBytes = try await calls.send(
-                FileCommands.read, FileReadRequest(name: name, offset: offset, length: length), identity: .anonymous)
-            guard let data = Data(base64Encoded: part.bytes), data.count == length else {
-                throw ParseError(.internalServerError, "Internal server error.")
-            }
-            bytes.append(contentsOf: data)
-            offset += length
-        }
-        return bytes
+        let request = FileReadRequest(name: name, offset: range.lowerBound, length: range.count)
+        let part = try await calls.call(raw: FileCommands.read, headers: request.headers, identity: .anonymous)
+        guard part.body.count == range.count else { throw ParseError(.internalServerError, "Internal server error.") }
+        return part.body
     }
 
     /// `If-None-Match`: `*` or a list of tags, compared weakly (a `W/` prefix is ignored), as RFC 9110 asks.

@@ -12,4 +12,11 @@ struct FileServiceCalls: Sendable {
     ) async throws -> Result {
         try await client.send(type, payload, to: .files, requestId: requestId, identity: identity, timeout: timeout)
     }
+
+    /// A raw command: file bytes as the message body, their description in headers.
+    func call(raw type: String, headers: [String: String], body: [UInt8] = [], identity: Identity) async throws
+        -> RawMessage {
+        try await client.call(raw: type, RawMessage(headers: headers, body: body), to: .files, requestId: requestId,
+                              identity: identity, timeout: timeout)
+    }
 }

@@ -34,6 +34,8 @@ struct StreamedUploadSource: FileUploadSource {
     mutating func nextPart() async throws -> [UInt8]? {
         while !ended && pending.count < FileCommands.partBytes {
             if let part = try await stream.next() {
+                // The stream's parts usually have the size wanted already: pass them on without a copy.
+                if pending.isEmpty && part.count == FileCommands.partBytes { return part }
                 pending += part
             } else {
                 ended = true

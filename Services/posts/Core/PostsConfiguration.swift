@@ -10,13 +10,17 @@ public struct PostsConfiguration: Sendable {
     /// `PARSE_SERVER_MAX_LIMIT`: larger limits are clamped to it; nil for none.
     public var maxLimit: Int?
     public var applicationId: String
+    /// `PARSE_PUBLIC_SERVER_URL` (parse-server's `publicServerURL`): the base of the `url` of `File` values, as the
+    /// gateway uses it for upload answers; nil: the server URL the client used.
+    public var publicServerURL: String?
 
     public init(allowClientClassCreation: Bool = true, defaultLimit: Int = 100, maxLimit: Int? = nil,
-                applicationId: String = "myAppId") {
+                applicationId: String = "myAppId", publicServerURL: String? = nil) {
         self.allowClientClassCreation = allowClientClassCreation
         self.defaultLimit = defaultLimit
         self.maxLimit = maxLimit
         self.applicationId = applicationId
+        self.publicServerURL = publicServerURL
     }
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> PostsConfiguration {
@@ -29,6 +33,11 @@ public struct PostsConfiguration: Sendable {
             allowClientClassCreation: ["true", "1", "yes"].contains(allow),
             defaultLimit: try env.int("PARSE_SERVER_DEFAULT_LIMIT", default: 100, in: 1...Int.max),
             maxLimit: maxLimit == 0 ? nil : maxLimit,
-            applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"))
+            applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
+            publicServerURL: env.optional("PARSE_PUBLIC_SERVER_URL").map { url in
+                var url = url
+                while url.hasSuffix("/") { url.removeLast() }
+                return url
+            })
     }
 }

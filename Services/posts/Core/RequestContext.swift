@@ -10,7 +10,10 @@ struct RequestContext: Sendable {
     /// Where `include` finds `_User` objects; nil leaves `_User` pointers unexpanded.
     var users: UserDirectory? = nil
 
-    var codec: ValueCodec { ValueCodec(serverURL: serverURL, applicationId: configuration.applicationId) }
+    /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
+    var codec: ValueCodec {
+        ValueCodec(serverURL: configuration.publicServerURL ?? serverURL, applicationId: configuration.applicationId)
+    }
 
     /// Whether this caller may make `className` exist by writing to or reading it.
     func mayUseMissingClass(_ className: String) throws(ParseError) {
