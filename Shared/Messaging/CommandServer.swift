@@ -116,7 +116,7 @@ public final class CommandServer: Sendable {
     }
 
     private func failure(_ error: ParseError) -> [UInt8] {
-        (try? JSONCoding.encode(CommandReply<Empty>.failure(error))) ?? []
+        (try? CommandRouter.failure(error)) ?? []
     }
 
     private func reply(to delivery: Delivery, body: [UInt8], headers: [String: String] = [:]) {

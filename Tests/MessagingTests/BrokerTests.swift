@@ -9,6 +9,16 @@ import Testing
 /// Against the real RabbitMQ of the test stack (`PARSE_TEST_AMQP_URL`), on queues of the tests' own.
 enum TestBroker {
     static let url = ProcessInfo.processInfo.environment["PARSE_TEST_AMQP_URL"].flatMap { try? AMQPURL($0) }
+
+    struct TimeoutReached: Error {}
+
+    static func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw TimeoutReached() }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
 
 @Suite(.enabled(if: TestBroker.url != nil, "needs PARSE_TEST_AMQP_URL (set by `deploy/stack test`)"))
@@ -28,14 +38,8 @@ struct BrokerTests {
     }
 
     private func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw TimeoutReached() }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await TestBroker.waitUntil(timeout: timeout, condition)
     }
-
-    struct TimeoutReached: Error {}
 
     @Test func requestReplyCarriesPayloadIdentityAndRequestId() async throws {
         let queue = uniqueQueue("echo")

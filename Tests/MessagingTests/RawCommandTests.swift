@@ -13,14 +13,8 @@ struct RawCommandTests {
     struct Echo: Codable, Sendable, Equatable { var text: String }
 
     private func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw TimeoutReached() }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await TestBroker.waitUntil(timeout: timeout, condition)
     }
-
-    struct TimeoutReached: Error {}
 
     @Test func bytesAndHeadersTravelAsTheyAreAndRefusalsAsParseErrors() async throws {
         let url = try #require(TestBroker.url)
