@@ -432,7 +432,8 @@ public final class AMQPConnection: Sendable {
     }
 
     private static func isCoalescible(_ message: OutgoingMessage) -> Bool {
-        !message.persistent && message.exchange.isEmpty && message.body.count <= MessageBatch.maximumPartBytes
+        message.coalescible && !message.persistent && message.exchange.isEmpty
+            && message.body.count <= MessageBatch.maximumPartBytes
             && message.type != MessageBatch.type
     }
 

@@ -20,22 +20,23 @@ public final class RPCClient: Sendable {
 
     /// Sends `payload` as command `type` and decodes the reply. A service's refusal arrives as its `ParseError`;
     /// transport failures throw `MessagingError` (see its `parseError` for what a client should see).
+    /// `safeToRunTwice: false` keeps the command out of message batches (see `OutgoingMessage.coalescible`).
     public func send<Payload: Codable & Sendable, Result: Codable & Sendable>(
         _ type: String, _ payload: Payload, to service: ServiceName, requestId: String, identity: Identity,
-        timeout: Duration, expecting: Result.Type = Result.self
+        timeout: Duration, safeToRunTwice: Bool = true, expecting: Result.Type = Result.self
     ) async throws -> Result {
         try await send(type, payload, queue: service.commandQueue, requestId: requestId, identity: identity,
-                       timeout: timeout)
+                       timeout: timeout, safeToRunTwice: safeToRunTwice)
     }
 
     /// The same, to any command queue (tests use queues of their own).
     func send<Payload: Codable & Sendable, Result: Codable & Sendable>(
         _ type: String, _ payload: Payload, queue: String, requestId: String, identity: Identity, timeout: Duration,
-        expecting: Result.Type = Result.self
+        safeToRunTwice: Bool = true, expecting: Result.Type = Result.self
     ) async throws -> Result {
         let command = Command(type: type, requestId: requestId, identity: identity, payload: payload)
         let message = OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command),
-                                      messageId: requestId, type: type)
+                                      messageId: requestId, type: type, coalescible: safeToRunTwice)
         let reply = try await connection.call(message, timeout: timeout)
         let decoded: CommandReply<Result>
         do {

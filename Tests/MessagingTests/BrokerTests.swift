@@ -226,6 +226,32 @@ struct BrokerTests {
         await client.stop()
     }
 
+    /// Commands marked unsafe to run twice never share a batch: a crash must not re-run them with their siblings.
+    @Test func commandsUnsafeToRunTwiceTravelAlone() async throws {
+        let queue = uniqueQueue("alone")
+        var router = CommandRouter()
+        router.register("echo.v1", Echo.self) { command, _ in command.payload }
+        let server = CommandServer(service: .posts, queue: queue, url: try #require(Self.url), router: router,
+                                   logger: Self.logger)
+        server.start()
+        let client = try await connectedClient()
+        try await waitUntil { server.isConnected }
+
+        let replies = try await withThrowingTaskGroup(of: Echo.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    try await client.send("echo.v1", Echo(text: "\(index)"), queue: queue, requestId: "w\(index)",
+                                          identity: .anonymous, timeout: .seconds(10), safeToRunTwice: false)
+                }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1.text) }
+        }
+        #expect(replies == Set((0..<200).map(String.init)))
+        #expect(server.receivedBatches == 0)
+        await server.drain(grace: .seconds(1))
+        await client.stop()
+    }
+
     @Test func confirmedEventsReachABoundQueue() async throws {
         let exchange = "parse.events"
         let queue = uniqueQueue("events")

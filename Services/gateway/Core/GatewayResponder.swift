@@ -106,8 +106,10 @@ struct GatewayResponder: HTTPResponder {
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
                                body: body.payload, serverURL: serverURL(for: request))
         do {
+            // Reads may share a message batch; writes travel alone (a crash re-runs a whole batch).
             let answer: RESTResponse = try await client.send(RESTRequest.type, rest, to: service, requestId: requestId,
-                                                             identity: identity, timeout: configuration.requestTimeout)
+                                                             identity: identity, timeout: configuration.requestTimeout,
+                                                             safeToRunTwice: method == "GET")
             return ParseResponses.json(answer.status, answer.body, extra: answer.headers.sorted { $0.key < $1.key })
         } catch let error as ParseError {
             return ParseResponses.error(error)
