@@ -148,7 +148,7 @@ public final class AMQPConnection: Sendable {
         precondition(options.receivesReplies, "call needs Options.receivesReplies")
         let milliseconds = Int(timeout.totalMilliseconds.rounded(.up))
         var request = message
-        let correlationId = UUID().uuidString
+        let correlationId = RandomUUID.string()
         request.correlationId = correlationId
         request.replyTo = Self.directReplyQueue
         request.expirationMilliseconds = milliseconds

@@ -3,6 +3,7 @@ import Foundation
 import ParseWire
 import ServiceKit
 import Storage
+import Runtime
 
 /// The events the auth service publishes, always from inside the transaction that makes the change.
 /// `session.revoked` is what gateways listen to, to drop a cached session at once.
@@ -37,7 +38,7 @@ enum AuthEvents {
 
     private static func add<Payload: Codable & Sendable>(_ name: String, subject: String, _ data: Payload,
                                                          on connection: PostgresConnection) async throws {
-        let event = CloudEvent(id: UUID().uuidString.lowercased(), source: source, type: name + ".v1",
+        let event = CloudEvent(id: RandomUUID.string(), source: source, type: name + ".v1",
                                time: ParseDate.string(from: Date()), subject: subject, data: data)
         try await Outbox.add(event, routingKey: name, on: connection)
     }

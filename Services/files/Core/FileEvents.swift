@@ -3,6 +3,7 @@ import Foundation
 import ParseWire
 import ServiceKit
 import Storage
+import Runtime
 
 /// `file.stored` and `file.deleted`, always added inside the transaction that makes the change.
 enum FileEvents {
@@ -17,7 +18,7 @@ enum FileEvents {
     }
 
     private static func add(_ name: String, _ file: FileEvent, on connection: PostgresConnection) async throws {
-        let event = CloudEvent(id: UUID().uuidString.lowercased(), source: source, type: name + ".v1",
+        let event = CloudEvent(id: RandomUUID.string(), source: source, type: name + ".v1",
                                time: ParseDate.string(from: Date()), subject: file.name, data: file)
         try await Outbox.add(event, routingKey: name, on: connection)
     }

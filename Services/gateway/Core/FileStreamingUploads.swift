@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Runtime
 
 /// File uploads take their body as a stream (`HTTPStreamingResponder`), so neither the gateway nor the files
 /// service holds a whole file: the server reads the next part from the client only once the previous one is on
@@ -12,7 +13,7 @@ extension GatewayResponder: HTTPStreamingResponder {
     }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        let requestId = head.headers["X-Parse-Request-Id"] ?? UUID().uuidString.lowercased()
+        let requestId = head.headers["X-Parse-Request-Id"] ?? RandomUUID.string()
         guard let path = routePath(head.path) else { return ParseResponses.unknownRoute(head.method, head.path) }
         return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
             .respondStreamed(to: head, body: body, path: path, requestId: requestId,

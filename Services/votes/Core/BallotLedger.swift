@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Storage
+import Runtime
 
 /// The ledger's statements. A ballot is recorded `pending` before it is sent to `posts`, and marked `applied`
 /// (with its event in the outbox, in the same transaction) only after `posts` committed it.
@@ -63,7 +64,7 @@ struct BallotLedger: Sendable {
         let applied = answered.filter { $0.sequence != nil }.compactMap { outcome in
             byId[outcome.ballotId].map { ballot in
                 (outcome: outcome, event: VoteEvents.encoded(
-                    eventId: UUID().uuidString.lowercased(), ballot: ballot, amount: outcome.amount ?? 0,
+                    eventId: RandomUUID.string(), ballot: ballot, amount: outcome.amount ?? 0,
                     total: outcome.total ?? 0, sequence: outcome.sequence ?? 0, time: time))
             }
         }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ParseWire
+import Runtime
 
 /// `vote.cast.v1`: records the ballot (idempotent on the request id), has it applied, answers as parse-server
 /// answers the Increment. The answer leaves only once the ballot is applied and marked so in the ledger.
@@ -18,7 +19,7 @@ struct CastVoteHandler: Sendable {
         if configuration.oncePerUser.contains(className: vote.className, field: vote.field) {
             try Self.validateLike(vote, voter: command.identity)
         }
-        let ballot = Ballot(ballotId: UUID().uuidString.lowercased(), requestId: command.requestId,
+        let ballot = Ballot(ballotId: RandomUUID.string(), requestId: command.requestId,
                             voter: command.identity, vote: vote)
         guard let existing = try await recorder.record(ballot) else { return try await apply(ballot) }
         let recorded: Ballot
