@@ -12,16 +12,13 @@ readonly REPO_ROOT
 # shellcheck source=bench/lib.sh
 source "$REPO_ROOT/bench/lib.sh"
 
-PORT=${PORT:-1337}
-MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
-APP_ID=${PARSE_SERVER_APPLICATION_ID:-myAppId}
 BIN_DIR=${PARSE_BIN_DIR:-$REPO_ROOT/.build/release}
-AMQP_URL=${PARSE_AMQP_URL:-amqp://guest:guest@127.0.0.1:55672/}
+AMQP_URL=${PARSE_AMQP_URL:-amqp://guest:guest@127.0.0.1:${PARSE_AMQP_PORT:-55672}/}
 UNCACHED_PORT=${BENCH_UNCACHED_PORT:-28337}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
-readonly PORT MOUNT APP_ID BIN_DIR AMQP_URL UNCACHED_PORT DURATION WARMUP CONNECTIONS
+readonly BIN_DIR AMQP_URL UNCACHED_PORT DURATION WARMUP CONNECTIONS
 
 
 WORK_DIR=""
@@ -60,7 +57,7 @@ print_row() {
 main() {
     command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
     [[ -x $BIN_DIR/gateway ]] || die "no gateway executable in $BIN_DIR (set PARSE_BIN_DIR)"
-    local base="http://127.0.0.1:$PORT$MOUNT" uncached="http://127.0.0.1:$UNCACHED_PORT$MOUNT"
+    local base=$BASE uncached="http://127.0.0.1:$UNCACHED_PORT$MOUNT"
     [[ $(http_status "$base/health") == 200 ]] || die "no gateway answers on port $PORT: run deploy/stack up first"
     trap cleanup EXIT
     trap 'exit 130' INT

@@ -13,28 +13,18 @@ REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
 # shellcheck source=bench/lib.sh
 source "$REPO_ROOT/bench/lib.sh"
-readonly STACK="$REPO_ROOT/deploy/stack"
 
-PORT=${PORT:-1337}
-MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
-APP_ID=${PARSE_SERVER_APPLICATION_ID:-myAppId}
-PG_PORT=${PARSE_PG_PORT:-55432}
 STACK_DIR=${PARSE_STACK_DIR:-$REPO_ROOT/.stack}
 DURATION=${BENCH_DURATION:-5}
 WARMUP=${BENCH_WARMUP:-2}
 CONNECTIONS=${BENCH_CONNECTIONS:-4}
 PARALLEL=${BENCH_PARALLEL:-10}
-PG_BIN=${PARSE_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
-export PORT
-readonly PORT MOUNT APP_ID PG_PORT STACK_DIR DURATION WARMUP CONNECTIONS PARALLEL PG_BIN
+readonly STACK_DIR DURATION WARMUP CONNECTIONS PARALLEL
 
-readonly BASE="http://127.0.0.1:$PORT$MOUNT"
 readonly FILES_DB=parse_files
 readonly PG_DB=bench_files_pg
 readonly MARKER=benchfile
 
-
-psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$db" "$@"; }
 
 SAMPLER_PID=
 WORK_DIR=$(mktemp -d /tmp/bench-files.XXXXXX)

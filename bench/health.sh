@@ -10,18 +10,13 @@ REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
 # shellcheck source=bench/lib.sh
 source "$REPO_ROOT/bench/lib.sh"
-readonly STACK="$REPO_ROOT/deploy/stack"
 
-PORT=${PORT:-1337}
-MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
 NGINX_PORT=${BENCH_NGINX_PORT:-28080}
 NGINX_WORKERS=${BENCH_NGINX_WORKERS:-1}
-export PORT
-readonly PORT MOUNT DURATION WARMUP CONNECTIONS NGINX_PORT NGINX_WORKERS
-
+readonly DURATION WARMUP CONNECTIONS NGINX_PORT NGINX_WORKERS
 
 
 install_missing_tools() {
@@ -54,15 +49,6 @@ cleanup() {
     exit "$status"
 }
 
-ensure_stack() {
-    if [[ $(http_status "http://127.0.0.1:$PORT$MOUNT/health") == 200 ]]; then
-        say "using the stack already answering on port $PORT"
-        return 0
-    fi
-    say "no gateway answers on port $PORT; starting one with deploy/stack up (stopped at the end)"
-    STARTED_STACK=1
-    "$STACK" up >/dev/null
-}
 
 start_nginx() {
     [[ $(http_status "http://127.0.0.1:$NGINX_PORT/") == 000 ]] ||

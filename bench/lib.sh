@@ -1,6 +1,20 @@
 # shellcheck shell=bash
-# Helpers shared by the benchmark scripts; sourced, not run. Each script sets REPO_ROOT, STACK, PORT and
-# BASE (the gateway's URL with the mount) before calling ensure_stack.
+# Settings and helpers shared by the benchmark scripts; sourced, not run, after the script sets REPO_ROOT.
+# Each script adds the settings of its own (duration, connections, sizes).
+
+PORT=${PORT:-1337}
+MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
+APP_ID=${PARSE_SERVER_APPLICATION_ID:-myAppId}
+PG_PORT=${PARSE_PG_PORT:-55432}
+PG_BIN=${PARSE_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
+export PORT
+# shellcheck disable=SC2034 # APP_ID is read by the scripts that source this file
+readonly PORT MOUNT APP_ID PG_PORT PG_BIN
+readonly STACK="$REPO_ROOT/deploy/stack"
+# The gateway's URL with the mount.
+readonly BASE="http://127.0.0.1:$PORT$MOUNT"
+
+psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$db" "$@"; }
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }

@@ -12,29 +12,21 @@ REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
 # shellcheck source=bench/lib.sh
 source "$REPO_ROOT/bench/lib.sh"
-readonly STACK="$REPO_ROOT/deploy/stack"
 
-PORT=${PORT:-1337}
-MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
-APP_ID=${PARSE_SERVER_APPLICATION_ID:-myAppId}
-PG_PORT=${PARSE_PG_PORT:-55432}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
 SMALL=${BENCH_SMALL_OBJECTS:-10000}
 LARGE=${BENCH_LARGE_OBJECTS:-1000000}
-PG_BIN=${PARSE_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
-export PORT
-readonly PORT MOUNT APP_ID PG_PORT DURATION WARMUP CONNECTIONS SMALL LARGE PG_BIN
+readonly DURATION WARMUP CONNECTIONS SMALL LARGE
 
-readonly BASE="http://127.0.0.1:$PORT$MOUNT"
 readonly POSTS_DB=parse_posts
 readonly PGBENCH_DB=bench_pgbench
 readonly CLASS=BenchObject
 
 
-psql_posts() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$POSTS_DB" "$@"; }
-psql_admin() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres "$@"; }
+psql_posts() { psql_db "$POSTS_DB" "$@"; }
+psql_admin() { psql_db postgres "$@"; }
 api() {
     local method=$1 path=$2 body=${3:-}
     curl -sf -X "$method" -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \

@@ -12,26 +12,17 @@ REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
 # shellcheck source=bench/lib.sh
 source "$REPO_ROOT/bench/lib.sh"
-readonly STACK="$REPO_ROOT/deploy/stack"
 
-PORT=${PORT:-1337}
-MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
-APP_ID=${PARSE_SERVER_APPLICATION_ID:-myAppId}
-PG_PORT=${PARSE_PG_PORT:-55432}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}
 CATS=${BENCH_CATS:-10000}
-PG_BIN=${PARSE_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
-export PORT
-readonly PORT MOUNT APP_ID PG_PORT DURATION WARMUP CONNECTIONS CATS PG_BIN
+readonly DURATION WARMUP CONNECTIONS CATS
 
-readonly BASE="http://127.0.0.1:$PORT$MOUNT"
 readonly PGBENCH_DB=bench_votes_pgbench
 readonly CLASS=BenchVoteCat
 
 
-psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$db" "$@"; }
 api() {
     local method=$1 path=$2 body=${3:-}
     curl -sf -X "$method" -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
@@ -51,7 +42,6 @@ cleanup() {
     fi
     exit "$status"
 }
-
 
 
 # RESULTS[name] = "per_second p50_ms p99_ms"
@@ -116,7 +106,6 @@ LUA
     HOT_ID=$hot
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "0" }'; }
 
 row() {
     local label=$1 name=$2 rps p50 p99
@@ -162,8 +151,8 @@ main() {
     read -r base _ _ <<<"${RESULTS[pgbench-hot]}"
     read -r spread _ _ <<<"${RESULTS[votes-spread]}"
     read -r simple _ _ <<<"${RESULTS[pgbench-simple-update]}"
-    echo "hot cat: $(ratio "$hot" "$base")x the pgbench hot row (target >= 2), p99 $hot_p99 ms (target < 50)"
-    echo "spread:  $(ratio "$spread" "$simple")x pgbench simple-update (target >= 1)"
+    echo "hot cat: $(ratio "$hot" "$base") the pgbench hot row (target >= 2), p99 $hot_p99 ms (target < 50)"
+    echo "spread:  $(ratio "$spread" "$simple") pgbench simple-update (target >= 1)"
     echo "hot cat counter $counted = $applied applied ballots in the ledger (after the warm-up and the run)"
 }
 
