@@ -3,19 +3,16 @@
 /// that file open was about 6% of the gateway's CPU.
 public enum RandomUUID {
     public static func string() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = (generator.next() as UInt64) & ~0xF000 | 0x4000                 // version 4
-        let low = (generator.next() as UInt64) & ~(0xC0 << 56) | (0x80 << 56)     // RFC 4122 variant
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
+        var bytes = Hex.randomBytes(16)
+        bytes[6] = bytes[6] & 0x0F | 0x40   // version 4
+        bytes[8] = bytes[8] & 0x3F | 0x80   // RFC 4122 variant
+        let hex = Hex.encode(bytes)
+        var text = ""
         text.reserveCapacity(36)
-        for (index, word) in [high, low].enumerated() {
-            for nibble in 0..<16 {
-                let position = index * 16 + nibble
-                if position == 8 || position == 12 || position == 16 || position == 20 { text.append(UInt8(ascii: "-")) }
-                text.append(digits[Int((word >> UInt64(60 - 4 * nibble)) & 0xF)])
-            }
+        for (index, digit) in hex.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { text.append("-") }
+            text.append(digit)
         }
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 }

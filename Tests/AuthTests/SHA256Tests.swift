@@ -1,4 +1,5 @@
 @testable import AuthCore
+import Runtime
 import Testing
 
 struct SHA256Tests {

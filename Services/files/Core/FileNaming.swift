@@ -1,4 +1,5 @@
 import ParseWire
+import Runtime
 
 /// parse-server's file name rules: what a client may ask for, and the name a file is stored under.
 enum FileNaming {
@@ -45,19 +46,6 @@ enum FileNaming {
 
     /// A random 32-hex-digit prefix, `_`, then the name.
     static func storedName(_ name: String, preserve: Bool) -> String {
-        preserve ? name : randomHex(byteCount: 16) + "_" + name
-    }
-
-    static func randomHex(byteCount: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(byteCount * 2)
-        for _ in 0..<byteCount {
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return text
+        preserve ? name : Hex.random(byteCount: 16) + "_" + name
     }
 }

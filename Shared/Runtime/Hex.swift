@@ -1,0 +1,25 @@
+/// Lowercase hexadecimal text of bytes, and random hex from the system's cryptographic source (`getrandom(2)`
+/// behind `SystemRandomNumberGenerator` on Linux), for identifiers that can be neither guessed nor predicted.
+public enum Hex {
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `byteCount` random bytes as `2 * byteCount` hex digits.
+    public static func random(byteCount: Int) -> String {
+        encode(randomBytes(byteCount))
+    }
+
+    public static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}
