@@ -13,7 +13,7 @@ struct FileCommandHandler: Sendable {
     func create(_ command: RawCommand) async throws -> RawMessage {
         guard let request = FileCreateRequest(headers: command.headers) else { throw Self.malformed(command) }
         if command.identity.isReadOnlyMaster && !command.identity.isMaster {
-            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the create operation.")
+            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to create a file.")
         }
         if let refusal = policy.refusal(isMaster: command.identity.isMaster, userId: command.identity.userId) {
             throw ParseError(.fileSaveError, refusal)

@@ -54,6 +54,8 @@ struct FileRequestHandler {
         switch error {
         case let error as ParseError:
             return ParseResponses.error(error)
+        case let refusal as FileResponses.ReadOnlyRefusal:
+            return refusal.response
         case let error as MessagingError:
             log.warning("files service call failed", ["error": error.description])
             return ParseResponses.error(error.parseError)
@@ -73,7 +75,7 @@ struct FileRequestHandler {
         guard let body = FileUploadBody(request, applicationId: configuration.applicationId) else {
             return ParseResponses.unauthorized
         }
-        guard let identity = try await identity(request, bodyFields: body.envelope, requestId: calls.requestId, for: "create") else {
+        guard let identity = try await identity(request, bodyFields: body.envelope, requestId: calls.requestId, for: .create) else {
             return ParseResponses.unauthorized
         }
         var source = BufferedUploadSource(body.bytes)
@@ -98,7 +100,7 @@ struct FileRequestHandler {
                 whole.body = try await stream.collect()
                 return try await upload(whole, name: name, calls: calls, serverURL: serverURL, log: log)
             }
-            guard let identity = try await identity(head, bodyFields: [:], requestId: requestId, for: "create") else {
+            guard let identity = try await identity(head, bodyFields: [:], requestId: requestId, for: .create) else {
                 return ParseResponses.unauthorized
             }
             var source = StreamedUploadSource(stream)
@@ -128,7 +130,7 @@ struct FileRequestHandler {
 
     private func delete(_ request: HTTPRequest, name: String, calls: FileServiceCalls) async throws -> HTTPResponse {
         let envelope = (try? JSONBody(request.body))?.envelope ?? [:]
-        guard let identity = try await identity(request, bodyFields: envelope, requestId: calls.requestId, for: "delete") else {
+        guard let identity = try await identity(request, bodyFields: envelope, requestId: calls.requestId, for: .delete) else {
             return ParseResponses.unauthorized
         }
         guard identity.isMaster else { return FileResponses.masterKeyRequired }
@@ -137,9 +139,9 @@ struct FileRequestHandler {
     }
 
     /// The caller of a file write (`operation`) as parse-server's `handleParseHeaders` sees it; nil for a 403.
-    /// The read-only master key writes nothing, files included.
+    /// The read-only master key writes nothing, files included (`FileResponses.readOnlyRefusal`).
     private func identity(_ request: HTTPRequest, bodyFields: [String: String], requestId: String,
-                          for operation: String) async throws -> Identity? {
+                          for operation: FileResponses.Write) async throws -> Identity? {
         let access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
                                  masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
                                  readOnlyMasterKey: configuration.readOnlyMasterKey)
@@ -147,9 +149,7 @@ struct FileRequestHandler {
         guard case .allowed(let identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return nil
         }
-        if identity.isReadOnlyMaster {
-            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to perform the \(operation) operation.")
-        }
+        if identity.isReadOnlyMaster { throw FileResponses.ReadOnlyRefusal(operation: operation) }
         if let token = identity.sessionToken, !identity.isMaster {
             return try await sessions.identity(for: token, requestId: requestId)
         }

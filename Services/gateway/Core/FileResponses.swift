@@ -19,6 +19,19 @@ enum FileResponses {
         status: 403, headers: HTTPHeaders(ParseResponses.corsHeaders),
         body: Array(#"{"error":"unauthorized: master key is required"}"#.utf8))
 
+    enum Write: String, Sendable { case create, delete }
+
+    /// parse-server's file routes refuse the read-only master key themselves, with a 403 and an `error` alone
+    /// (no code), unlike its other routes (119).
+    struct ReadOnlyRefusal: Error {
+        let operation: Write
+
+        var response: HTTPResponse {
+            HTTPResponse(status: 403, headers: HTTPHeaders(ParseResponses.corsHeaders),
+                         body: Array(#"{"error":"read-only masterKey isn't allowed to \#(operation.rawValue) a file."}"#.utf8))
+        }
+    }
+
     static let deleted = HTTPResponse(status: 200, headers: HTTPHeaders(ParseResponses.corsHeaders))
 
     /// `{"url":...,"name":...}` in parse-server's key order.
