@@ -14,12 +14,11 @@ readonly REPO_ROOT
 # shellcheck source=bench/lib.sh
 source "$REPO_ROOT/bench/lib.sh"
 
-STACK_DIR=${PARSE_STACK_DIR:-$REPO_ROOT/.stack}
 DURATION=${BENCH_DURATION:-5}
 WARMUP=${BENCH_WARMUP:-2}
 CONNECTIONS=${BENCH_CONNECTIONS:-4}
 PARALLEL=${BENCH_PARALLEL:-10}
-readonly STACK_DIR DURATION WARMUP CONNECTIONS PARALLEL
+readonly DURATION WARMUP CONNECTIONS PARALLEL
 
 readonly FILES_DB=parse_files
 readonly PG_DB=bench_files_pg
@@ -123,7 +122,6 @@ download_script() {
     echo "$WORK_DIR/download.lua"
 }
 
-pid_of() { local pid; read -r pid <"$STACK_DIR/run/$1.pid" && echo "$pid"; }
 
 # Samples VmRSS (kB) of the gateway and files every 50 ms into $WORK_DIR/rss until killed.
 start_sampler() {

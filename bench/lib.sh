@@ -14,6 +14,11 @@ readonly STACK="$REPO_ROOT/deploy/stack"
 # The gateway's URL with the mount.
 readonly BASE="http://127.0.0.1:$PORT$MOUNT"
 
+# The stack's state folder (pid files), as deploy/stack reads it.
+STACK_DIR=${PARSE_STACK_DIR:-$REPO_ROOT/.stack}
+readonly STACK_DIR
+pid_of() { local pid=; read -r pid <"$STACK_DIR/run/$1.pid" 2>/dev/null; [[ -n $pid ]] && echo "$pid"; }
+
 psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$db" "$@"; }
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -58,3 +63,32 @@ wrk_figures() {
 
 # "1.23x": a / b, or "-" without a baseline.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+# CPU used so far by each process of the stack, in clock ticks, as "name=ticks" words: the services, RabbitMQ
+# and PostgreSQL (the postmaster, its live backends and, through its children's times, those that have exited).
+stack_cpu_ticks() {
+    local name pid postmaster ticks child
+    for name in gateway posts auth votes files rabbitmq-beam; do
+        pid=$(pid_of "$name") || continue
+        printf '%s=%s ' "${name%-beam}" "$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
+    done
+    read -r postmaster <"$STACK_DIR/postgres/data/postmaster.pid" 2>/dev/null || { echo; return 0; }
+    ticks=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$postmaster/stat" 2>/dev/null || echo 0)
+    for child in $(pgrep -P "$postmaster"); do
+        ticks=$((ticks + $(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || echo 0)))
+    done
+    echo "postgres=$ticks"
+}
+
+# "gateway 63, posts 120, ..." : microseconds of CPU per request of each process that used any, between two
+# stack_cpu_ticks snapshots ($1, $2), over $3 requests.
+cpu_per_request() {
+    awk -v before="$1" -v after="$2" -v count="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+        n = split(before, words, " "); for (i = 1; i <= n; i++) { split(words[i], kv, "="); start[kv[1]] = kv[2] }
+        n = split(after, words, " "); out = ""
+        for (i = 1; i <= n; i++) {
+            split(words[i], kv, "="); used = (kv[2] - start[kv[1]]) * 1e6 / hz / count
+            if (count > 0 && used >= 0.5) out = out (out == "" ? "" : ", ") sprintf("%s %.0f", kv[1], used)
+        }
+        print (out == "" ? "-" : out) }'
+}

@@ -56,8 +56,9 @@ cleanup() {
 # Measuring
 
 
-# RESULTS[name] = "req/s p50_ms p99_ms" (pgbench: "tps avg_ms -").
-declare -A RESULTS=()
+# RESULTS[name] = "req/s p50_ms p99_ms" (pgbench: "tps avg_ms -"); CPU[name] = microseconds of CPU per request
+# of each stack process during the measured run (cpu_per_request).
+declare -A RESULTS=() CPU=()
 
 # wrk on $2 (a Lua script in $3 may shape the requests) after a warm-up.
 measure_wrk() {
@@ -66,7 +67,10 @@ measure_wrk() {
     if [[ -n $script ]]; then args+=(-s "$script"); fi
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
+    local before
+    before=$(stack_cpu_ticks)
     output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
+    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
     RESULTS[$name]=$(wrk_figures "$name" "$output" "$refusals")
 }
 
@@ -76,7 +80,11 @@ measure_pgbench() {
     shift
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
+    local before
+    before=$(stack_cpu_ticks)
     output=$("$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$DURATION" "$@" "$PGBENCH_DB" 2>&1)
+    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" \
+        "$(awk '/^number of transactions actually processed: / { print $NF }' <<<"$output")")
     tps=$(awk '/^tps = / { print $3 }' <<<"$output")
     latency=$(awk '/^latency average = / { print $4 }' <<<"$output")
     RESULTS[$name]="$tps $latency -"
@@ -181,6 +189,12 @@ main() {
     read -r large_rps large_p50 _ <<<"${RESULTS[query-large]}"
     echo
     echo "order=-votes&limit=25 at $LARGE vs $SMALL objects: p50 $(ratio "$large_p50" "$small_p50"), req/s $(ratio "$large_rps" "$small_rps")"
+    echo
+    echo "CPU per request, microseconds by process (the load generator's own not counted):"
+    printf '  %-42s %s\n' "pgbench -S select-only" "${CPU[pgbench-select]}" \
+        "floor: GET /classes/1NoSuchClass" "${CPU[floor]}" \
+        "GET /classes/$CLASS/<id>, $SMALL objects" "${CPU[get-small]}" \
+        "GET /classes/$CLASS/<id>, $LARGE objects" "${CPU[get-large]}"
 }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
