@@ -5,8 +5,12 @@ import Query
 import Storage
 
 /// `POST /batch`: sub-requests in order, each answered `{"success":...}` or `{"error":...}`; with
-/// `"transaction": true` all of them commit together or none does, and the first failure is the answer.
+/// `"transaction": true` all of them commit together or none does.
 struct BatchHandler {
+    /// parse-server rejects a failed transactional batch with its list of results, a value that is not a Parse
+    /// error, so its error handler answers as for any uncaught value: 500, with `message` rather than `error`.
+    static let transactionFailed = RESTResponse(status: 500, body: #"{"code":1,"message":"Internal server error."}"#)
+
     let handler: PostsHandler
 
     func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {
@@ -18,15 +22,19 @@ struct BatchHandler {
 
         if transactional && !inTransaction {
             let handler = self.handler
-            let results = try await connection.transaction { connection in
-                var results: [JSONValue] = []
-                for sub in subRequests {
-                    let response = try await handler.handle(try sub.get(), on: connection, inTransaction: true)
-                    results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
+            do {
+                let results = try await connection.transaction { connection in
+                    var results: [JSONValue] = []
+                    for sub in subRequests {
+                        let response = try await handler.handle(try sub.get(), on: connection, inTransaction: true)
+                        results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
+                    }
+                    return results
                 }
-                return results
+                return PostsHandler.json(200, .array(results))
+            } catch is ParseError {
+                return Self.transactionFailed
             }
-            return PostsHandler.json(200, .array(results))
         }
         var results: [JSONValue] = []
         for sub in subRequests {
