@@ -32,13 +32,14 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses JSON text; nil when it is not JSON.
+    /// Parses JSON text (`JSONParser`); nil when it is not JSON.
     public static func parse(_ text: String) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        var text = text
+        return text.withUTF8 { JSONParser.parse($0) }
     }
 
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        bytes.withUnsafeBufferPointer { JSONParser.parse($0) }
     }
 
     /// Compact JSON text, keys sorted so equal values give equal text.
