@@ -1,3 +1,5 @@
+import ParseWire
+
 /// A command as it travels to a service: the versioned type picks the handler, the request id and the caller's
 /// identity travel with every command so logs and permissions follow the request across services.
 public struct Command<Payload: Codable & Sendable>: Codable, Sendable {
@@ -19,4 +21,18 @@ public struct CommandHeader: Codable, Sendable {
     public var type: String
     public var requestId: String
     public var identity: Identity
+}
+
+extension Command: JSONValueRepresentable where Payload: JSONValueRepresentable {
+    public var jsonValue: JSONValue {
+        .object(["type": .string(type), "requestId": .string(requestId), "identity": identity.jsonValue,
+                 "payload": payload.jsonValue])
+    }
+
+    public init?(jsonValue: JSONValue) {
+        guard let type = jsonValue["type"]?.stringValue, let requestId = jsonValue["requestId"]?.stringValue,
+              let identity = jsonValue["identity"].flatMap(Identity.init(jsonValue:)),
+              let payload = jsonValue["payload"].flatMap(Payload.init(jsonValue:)) else { return nil }
+        self.init(type: type, requestId: requestId, identity: identity, payload: payload)
+    }
 }

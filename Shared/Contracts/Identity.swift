@@ -1,3 +1,5 @@
+import ParseWire
+
 /// Who a command acts for, as the gateway resolved it from the request's keys and session token.
 /// Services enforce ACLs and class-level permissions with it and never re-check the keys.
 public struct Identity: Codable, Sendable, Equatable {
@@ -18,4 +20,26 @@ public struct Identity: Codable, Sendable, Equatable {
 
     public static let anonymous = Identity()
     public static let master = Identity(isMaster: true)
+}
+
+extension Identity: JSONValueRepresentable {
+    public var jsonValue: JSONValue {
+        var fields: [String: JSONValue] = [
+            "roles": .array(roles.map { .string($0) }), "isMaster": .bool(isMaster), "isReadOnlyMaster": .bool(isReadOnlyMaster),
+        ]
+        if let userId { fields["userId"] = .string(userId) }
+        if let sessionToken { fields["sessionToken"] = .string(sessionToken) }
+        return .object(fields)
+    }
+
+    public init?(jsonValue: JSONValue) {
+        guard let items = jsonValue["roles"]?.arrayValue, let isMaster = jsonValue["isMaster"]?.boolValue,
+              let isReadOnlyMaster = jsonValue["isReadOnlyMaster"]?.boolValue,
+              case .some(let userId) = jsonValue.optionalString("userId"),
+              case .some(let sessionToken) = jsonValue.optionalString("sessionToken") else { return nil }
+        let roles = items.compactMap(\.stringValue)
+        guard roles.count == items.count else { return nil }
+        self.init(userId: userId, roles: roles, isMaster: isMaster, isReadOnlyMaster: isReadOnlyMaster,
+                  sessionToken: sessionToken)
+    }
 }

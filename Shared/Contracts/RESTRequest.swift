@@ -1,3 +1,5 @@
+import ParseWire
+
 /// `rest.v1`: a Parse REST call the gateway has authenticated and hands, as it came, to the service that owns
 /// the route (`classes/...` to posts, `users`, `login`, `sessions`, `roles` to auth, `files/...` to files).
 /// The service answers with the status, headers and JSON body the client gets.
@@ -31,5 +33,34 @@ public struct RESTResponse: Codable, Sendable, Equatable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+}
+
+extension RESTRequest: JSONValueRepresentable {
+    public var jsonValue: JSONValue {
+        var fields: [String: JSONValue] = [
+            "method": .string(method), "path": .string(path), "query": .strings(query), "serverURL": .string(serverURL),
+        ]
+        if let body { fields["body"] = .string(body) }
+        return .object(fields)
+    }
+
+    public init?(jsonValue: JSONValue) {
+        guard let method = jsonValue["method"]?.stringValue, let path = jsonValue["path"]?.stringValue,
+              let query = jsonValue["query"]?.stringDictionary, let serverURL = jsonValue["serverURL"]?.stringValue,
+              case .some(let body) = jsonValue.optionalString("body") else { return nil }
+        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL)
+    }
+}
+
+extension RESTResponse: JSONValueRepresentable {
+    public var jsonValue: JSONValue {
+        .object(["status": .number(Double(status)), "headers": .strings(headers), "body": .string(body)])
+    }
+
+    public init?(jsonValue: JSONValue) {
+        guard let status = jsonValue["status"]?.numberValue.flatMap({ Int(exactly: $0) }),
+              let headers = jsonValue["headers"]?.stringDictionary, let body = jsonValue["body"]?.stringValue else { return nil }
+        self.init(status: status, headers: headers, body: body)
     }
 }

@@ -1,5 +1,3 @@
-import ParseWire
-
 /// Compact JSON text for answers, written by hand: answers are built on every request and Foundation's encoder
 /// costs several times more. Keys are sorted, so equal values give equal text, as `JSONValue.jsonText`.
 public enum JSONText {

@@ -1,7 +1,6 @@
 import Foundation
-import ParseWire
+@testable import ParseWire
 import Testing
-@testable import Query
 
 struct JSONTextTests {
     @Test func matchesWhatJSONParsersRead() throws {
