@@ -7,7 +7,7 @@ import ParseWire
 /// JSON is the same either way.
 enum JSONCoding {
     static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        if let known = value as? any JSONValueRepresentable { return Array(known.jsonValue.compactText.utf8) }
+        if let known = value as? any JSONValueRepresentable { return JSONText.bytes(known.jsonValue) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return Array(try encoder.encode(value))
