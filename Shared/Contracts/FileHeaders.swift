@@ -38,8 +38,8 @@ extension FileCreateRequest {
     public var headers: [String: String] {
         var headers = [FileHeaders.name: name, FileHeaders.isComplete: isComplete ? "1" : "0"]
         headers[FileHeaders.contentType] = contentType
-        headers[FileHeaders.metadata] = metadata?.jsonText
-        headers[FileHeaders.tags] = tags?.jsonText
+        headers[FileHeaders.metadata] = metadata?.compactText
+        headers[FileHeaders.tags] = tags?.compactText
         return headers
     }
 

@@ -1,5 +1,5 @@
 /// Compact JSON text for answers, written by hand: answers are built on every request and Foundation's encoder
-/// costs several times more. Keys are sorted, so equal values give equal text, as `JSONValue.jsonText`.
+/// costs several times more. Keys are sorted, so equal values give equal text, as `JSONValue.compactText`.
 public enum JSONText {
     public static func encode(_ value: JSONValue) -> String {
         String(decoding: bytes(value), as: UTF8.self)

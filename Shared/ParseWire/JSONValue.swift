@@ -1,5 +1,3 @@
-import Foundation
-
 /// Any JSON value, as Parse bodies, `where` clauses and stored objects carry them. Numbers are doubles, as in
 /// parse-server (JavaScript numbers); objects keep no key order.
 public enum JSONValue: Sendable, Hashable, Codable {
@@ -40,13 +38,6 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
         bytes.withUnsafeBufferPointer { JSONParser.parse($0) }
-    }
-
-    /// Compact JSON text, keys sorted so equal values give equal text.
-    public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -5,7 +5,7 @@ import ParseWire
 /// The JSON answers of the auth routes, in parse-server's shapes.
 enum AuthResponses {
     static func json(_ status: Int, _ value: JSONValue, headers: [String: String] = [:]) -> RESTResponse {
-        RESTResponse(status: status, headers: headers, body: value.jsonText)
+        RESTResponse(status: status, headers: headers, body: value.compactText)
     }
 
     static func ok(_ fields: [String: JSONValue]) -> RESTResponse { json(200, .object(fields)) }

@@ -35,7 +35,7 @@ struct RoleHandler: Sendable {
             try await pool.transaction { connection in
                 _ = try await connection.query("""
                     INSERT INTO roles (id, name, acl, fields, created_at, updated_at) VALUES ($1, $2, $3::jsonb, $4::jsonb, $5, $5)
-                    """, [id, name, acl.jsonText, JSONValue.object(fields).jsonText, now])
+                    """, [id, name, acl.compactText, JSONValue.object(fields).compactText, now])
                 try await Self.apply(users, roles, roleId: id, on: connection)
                 try await AuthEvents.roleChanged(id, change: "created", on: connection)
             }
@@ -77,7 +77,7 @@ struct RoleHandler: Sendable {
             _ = try await connection.query("""
                 UPDATE roles SET acl = COALESCE($2::jsonb, acl), fields = (fields - $3::text[]) || $4::jsonb, updated_at = $5
                 WHERE id = $1
-                """, [id, acl?.jsonText, removedFields, JSONValue.object(fields).jsonText, now])
+                """, [id, acl?.compactText, removedFields, JSONValue.object(fields).compactText, now])
             try await Self.apply(users, roles, roleId: id, on: connection)
             if users != nil || roles != nil { try await AuthEvents.roleChanged(id, change: "members", on: connection) }
         }

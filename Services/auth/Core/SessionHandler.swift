@@ -110,7 +110,7 @@ struct SessionHandler: Sendable {
         }
         let now = Date.nowMillis
         _ = try await pool.query("UPDATE sessions SET fields = fields || $2::jsonb, updated_at = $3 WHERE id = $1",
-                                 [id, JSONValue.object(set).jsonText, now])
+                                 [id, JSONValue.object(set).compactText, now])
         return AuthResponses.ok(["updatedAt": AuthResponses.date(now)])
     }
 

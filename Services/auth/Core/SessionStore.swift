@@ -66,8 +66,8 @@ struct SessionStore: Sendable {
         _ = try await connection.query("""
             INSERT INTO sessions (id, token_digest, user_id, created_with, installation_id, expires_at, fields, created_at, updated_at)
             VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8, $8)
-            """, [id, SessionTokenDigest.digest(of: token), userId, JSONValue.object(createdWith).jsonText,
-                  installationId, expiresAt, JSONValue.object(fields).jsonText, now])
+            """, [id, SessionTokenDigest.digest(of: token), userId, JSONValue.object(createdWith).compactText,
+                  installationId, expiresAt, JSONValue.object(fields).compactText, now])
         try await AuthEvents.sessionCreated(id, userId: userId, action: action, on: connection)
         return NewSession(id: id, token: token, createdAt: now, expiresAt: expiresAt)
     }

@@ -30,7 +30,7 @@ struct SignupHandler: Sendable {
                     INSERT INTO users (id, username, email, email_verified, password_hash, acl, fields, created_at, updated_at)
                     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $8)
                     """, [id, username, changes.email, changes.emailVerified,
-                          passwordHash, acl.jsonText, JSONValue.object(changes.set).jsonText, now])
+                          passwordHash, acl.compactText, JSONValue.object(changes.set).compactText, now])
                 try await AuthEvents.userSignedUp(id, username: username, at: now, on: connection)
                 return try await sessions.create(userId: id, action: "signup", authProvider: "password", on: connection)
             }

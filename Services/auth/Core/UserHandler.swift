@@ -78,13 +78,13 @@ struct UserHandler: Sendable {
                 if finalChanges.removesEmail { assignments.append("email = NULL") }
                 if let hash { assignments.append("password_hash = \(sql.bind(hash)), failed_login_count = 0, locked_until = NULL") }
                 if let verified = finalChanges.emailVerified { assignments.append("email_verified = \(sql.bind(verified))") }
-                if let acl = finalChanges.acl { assignments.append("acl = \(sql.bind(acl.jsonText))::jsonb") }
+                if let acl = finalChanges.acl { assignments.append("acl = \(sql.bind(acl.compactText))::jsonb") }
                 var fieldsExpression = "fields"
                 if !finalChanges.unset.isEmpty {
                     fieldsExpression = "(\(fieldsExpression) - \(sql.bind("{" + finalChanges.unset.joined(separator: ",") + "}"))::text[])"
                 }
                 if !finalChanges.set.isEmpty {
-                    fieldsExpression = "(\(fieldsExpression) || \(sql.bind(JSONValue.object(finalChanges.set).jsonText))::jsonb)"
+                    fieldsExpression = "(\(fieldsExpression) || \(sql.bind(JSONValue.object(finalChanges.set).compactText))::jsonb)"
                 }
                 if fieldsExpression != "fields" { assignments.append("fields = \(fieldsExpression)") }
                 _ = try await connection.query("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = $1", sql.values)

@@ -25,8 +25,8 @@ struct FileStore: Sendable {
             _ = try await connection.query("""
                 INSERT INTO file_uploads (upload_id, name, content_type, size, metadata, tags)
                 VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::jsonb)
-                """, [uploadId, upload.name, upload.contentType, firstPart.count, upload.metadata?.jsonText,
-                      upload.tags?.jsonText])
+                """, [uploadId, upload.name, upload.contentType, firstPart.count, upload.metadata?.compactText,
+                      upload.tags?.compactText])
             if !firstPart.isEmpty {
                 try await Self.planWithoutCopyingParameters(on: connection)
                 _ = try await connection.query(

@@ -24,7 +24,7 @@ struct VoteForwarder: Sendable {
             guard updated.status == 200 else { return Self.response(updated) }
             var merged = JSONValue.parse(voted.body)?.objectValue ?? [:]
             for (key, value) in JSONValue.parse(updated.body)?.objectValue ?? [:] { merged[key] = value }
-            return ParseResponses.json(200, JSONValue.object(merged).jsonText)
+            return ParseResponses.json(200, JSONValue.object(merged).compactText)
         } catch let error as ParseError {
             return ParseResponses.error(error)
         } catch let error as MessagingError {

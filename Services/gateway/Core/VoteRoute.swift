@@ -39,6 +39,6 @@ struct VoteRoute: Sendable {
         var rest = object
         rest[field] = nil
         return Plan(vote: CastVote(className: className, objectId: objectId, field: field, kind: kind, value: value),
-                    rest: rest.isEmpty ? nil : JSONValue.object(rest).jsonText)
+                    rest: rest.isEmpty ? nil : JSONValue.object(rest).compactText)
     }
 }
