@@ -1,4 +1,3 @@
-import Foundation
 import ParseWire
 
 /// A request body parsed as parse-server's body parser does: every body is JSON whatever its Content-Type, and
@@ -17,18 +16,11 @@ struct JSONBody {
     /// Throws `{"code":107,"error":"Invalid JSON"}` for a body that is not a JSON object.
     init(_ bytes: [UInt8]) throws(ParseError) {
         guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
-              let fields = object as? [String: Any] else {
-            throw ParseError(.invalidJSON, "Invalid JSON")
-        }
+        guard let fields = JSONValue.parse(bytes)?.objectValue else { throw ParseError(.invalidJSON, "Invalid JSON") }
         var rest = fields
         for key in Self.envelopeFields {
-            if let value = rest.removeValue(forKey: key) as? String { envelope[key] = value }
+            if case .string(let value)? = rest.removeValue(forKey: key) { envelope[key] = value }
         }
-        if rest.count == fields.count {
-            payload = String(decoding: bytes, as: UTF8.self)
-        } else if let data = try? JSONSerialization.data(withJSONObject: rest, options: [.withoutEscapingSlashes]) {
-            payload = String(decoding: data, as: UTF8.self)
-        }
+        payload = rest.count == fields.count ? String(decoding: bytes, as: UTF8.self) : JSONValue.object(rest).compactText
     }
 }
