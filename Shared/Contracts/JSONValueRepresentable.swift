@@ -20,6 +20,15 @@ extension JSONValue {
         }
     }
 
+    /// The same for a number.
+    func optionalNumber(_ key: String) -> Double?? {
+        switch self[key] {
+        case nil, .null?: return .some(nil)
+        case .number(let number)?: return .some(number)
+        default: return nil
+        }
+    }
+
     /// An object whose values are all strings.
     var stringDictionary: [String: String]? {
         guard let fields = objectValue else { return nil }

@@ -60,6 +60,34 @@ import Testing
         #expect(try CommandReply<Empty>(jsonValue: try Self.foundation(CommandReply.success(Empty())))?.get() == Empty())
     }
 
+    @Test func voteCommandsMatchTheSynthesizedForm() throws {
+        let vote = CastVote(className: "Cat", objectId: "a1", field: "votes", kind: .increment, value: -1)
+        #expect(vote.jsonValue == (try Self.foundation(vote)))
+        #expect(CastVote(jsonValue: try Self.foundation(vote)) == vote)
+
+        let batch = ApplyIncrementBatch(groups: [
+            ApplyIncrements(className: "Cat", objectId: "a1", field: "votes", oncePerUser: true, ballots: [
+                .init(ballotId: "0193a0c4-1b2c-7d3e-8f40-123456789abc", kind: .increment, value: 1, voter: Self.identities[3]),
+                .init(ballotId: "0193a0c4-1b2c-7d3e-8f40-123456789abd", kind: .set, value: 7.5, voter: .anonymous),
+            ]),
+            ApplyIncrements(className: "Dog", objectId: "b2", field: "likes", ballots: []),
+        ])
+        #expect(batch.jsonValue == (try Self.foundation(batch)))
+        #expect(ApplyIncrementBatch(jsonValue: try Self.foundation(batch)) == batch)
+        #expect(try Self.decoded(ApplyIncrementBatch.self, batch.jsonValue) == batch)
+        let withoutRule = try #require(JSONValue.parse(#"{"className":"Cat","objectId":"a1","field":"votes","ballots":[]}"#))
+        #expect(ApplyIncrements(jsonValue: withoutRule)?.oncePerUser == false)
+
+        let applied = AppliedIncrements(outcomes: [
+            .init(ballotId: "x1", amount: 1, total: 12, sequence: 12, updatedAt: "2026-11-30T20:00:00.000Z"),
+            .init(ballotId: "x2", error: ParseError(.objectNotFound, "Object not found.")),
+            .init(ballotId: "x3", total: 12, updatedAt: "2026-11-30T20:00:00.000Z"),
+        ])
+        #expect(applied.jsonValue == (try Self.foundation(applied)))
+        #expect(AppliedIncrements(jsonValue: try Self.foundation(applied)) == applied)
+        #expect(try Self.decoded(AppliedIncrements.self, applied.jsonValue) == applied)
+    }
+
     /// Shapes the synthesized decoder refuses are refused too, so the caller falls back to it for the error.
     @Test(arguments: [
         #"{"isMaster":false,"isReadOnlyMaster":false}"#, #"{"roles":["a",1],"isMaster":false,"isReadOnlyMaster":false}"#,
