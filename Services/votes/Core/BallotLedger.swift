@@ -60,12 +60,13 @@ struct BallotLedger: Sendable {
         let answered = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
         let unchanged = answered.filter { $0.sequence == nil }
         let time = Date()
+        let timeText = ParseDate.string(from: time)
         // One event per applied outcome, in the same order: its id goes with the ballot's row.
         let applied = answered.filter { $0.sequence != nil }.compactMap { outcome in
             byId[outcome.ballotId].map { ballot in
                 (outcome: outcome, event: VoteEvents.encoded(
-                    eventId: RandomUUID.string(), ballot: ballot, amount: outcome.amount ?? 0,
-                    total: outcome.total ?? 0, sequence: outcome.sequence ?? 0, time: time))
+                    eventId: TimeOrderedUUID.string(at: time), ballot: ballot, amount: outcome.amount ?? 0,
+                    total: outcome.total ?? 0, sequence: outcome.sequence ?? 0, time: timeText))
             }
         }
         let literal = SQLParameters.arrayLiteral

@@ -19,7 +19,7 @@ struct CastVoteHandler: Sendable {
         if configuration.oncePerUser.contains(className: vote.className, field: vote.field) {
             try Self.validateLike(vote, voter: command.identity)
         }
-        let ballot = Ballot(ballotId: RandomUUID.string(), requestId: command.requestId,
+        let ballot = Ballot(ballotId: TimeOrderedUUID.string(), requestId: command.requestId,
                             voter: command.identity, vote: vote)
         guard let existing = try await recorder.record(ballot) else { return try await apply(ballot) }
         let recorded: Ballot

@@ -11,6 +11,14 @@ enum VoteEvents {
     /// events, written by hand because it is written for every ballot.
     static func encoded(eventId: String, ballot: Ballot, amount: Double, total: Double,
                         sequence: Int, time: Date = Date()) -> (id: String, routingKey: String, payload: String) {
+        encoded(eventId: eventId, ballot: ballot, amount: amount, total: total, sequence: sequence,
+                time: ParseDate.string(from: time))
+    }
+
+    /// With the time already in Parse's date form: the events of one round share it, and formatting it once per
+    /// event was about 2% of the votes service's CPU.
+    static func encoded(eventId: String, ballot: Ballot, amount: Double, total: Double,
+                        sequence: Int, time: String) -> (id: String, routingKey: String, payload: String) {
         let name = amount < 0 ? "retracted" : "cast"
         var json = JSONText(capacity: 512)
         json.object { event in
@@ -32,7 +40,7 @@ enum VoteEvents {
             event.member("source", string: source)
             event.member("specversion", string: "1.0")
             event.member("subject", string: "\(ballot.vote.className)/\(ballot.vote.objectId)")
-            event.member("time", string: ParseDate.string(from: time))
+            event.member("time", string: time)
             event.member("type", string: "vote.\(name).v1")
         }
         return (eventId, "vote.\(name).\(ballot.vote.className)", json.text)
