@@ -37,7 +37,7 @@ extension Identity: JSONValueRepresentable {
               let isReadOnlyMaster = jsonValue["isReadOnlyMaster"]?.boolValue,
               case .some(let userId) = jsonValue.optionalString("userId"),
               case .some(let sessionToken) = jsonValue.optionalString("sessionToken") else { return nil }
-        let roles = items.compactMap(\.stringValue)
+        let roles = items.compactMap { $0.stringValue }
         guard roles.count == items.count else { return nil }
         self.init(userId: userId, roles: roles, isMaster: isMaster, isReadOnlyMaster: isReadOnlyMaster,
                   sessionToken: sessionToken)

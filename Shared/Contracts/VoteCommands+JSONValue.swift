@@ -18,7 +18,7 @@ extension CastVote: JSONValueRepresentable {
 }
 
 extension ApplyIncrementBatch: JSONValueRepresentable {
-    public var jsonValue: JSONValue { .object(["groups": .array(groups.map(\.jsonValue))]) }
+    public var jsonValue: JSONValue { .object(["groups": .array(groups.map { $0.jsonValue })]) }
 
     public init?(jsonValue: JSONValue) {
         guard let items = jsonValue["groups"]?.arrayValue else { return nil }
@@ -31,7 +31,7 @@ extension ApplyIncrementBatch: JSONValueRepresentable {
 extension ApplyIncrements: JSONValueRepresentable {
     public var jsonValue: JSONValue {
         .object(["className": .string(className), "objectId": .string(objectId), "field": .string(field),
-                 "oncePerUser": .bool(oncePerUser), "ballots": .array(ballots.map(\.jsonValue))])
+                 "oncePerUser": .bool(oncePerUser), "ballots": .array(ballots.map { $0.jsonValue })])
     }
 
     /// `oncePerUser` may be absent (senders from before it existed), as in the `Decodable` form.
@@ -66,7 +66,7 @@ extension ApplyIncrements.Ballot: JSONValueRepresentable {
 }
 
 extension AppliedIncrements: JSONValueRepresentable {
-    public var jsonValue: JSONValue { .object(["outcomes": .array(outcomes.map(\.jsonValue))]) }
+    public var jsonValue: JSONValue { .object(["outcomes": .array(outcomes.map { $0.jsonValue })]) }
 
     public init?(jsonValue: JSONValue) {
         guard let items = jsonValue["outcomes"]?.arrayValue else { return nil }

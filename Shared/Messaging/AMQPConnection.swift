@@ -447,7 +447,7 @@ public final class AMQPConnection: Sendable {
                                   headers: $0.headers, body: $0.body)
             }
             // The batch lives as long as its longest-lived part; a part's own caller gives up at its own deadline.
-            let expirations = chunk.map(\.expirationMilliseconds)
+            let expirations = chunk.map { $0.expirationMilliseconds }
             let expiration = expirations.contains(where: { $0 == nil }) ? nil : expirations.compactMap { $0 }.max()
             return .publish(OutgoingMessage(
                 routingKey: key.routingKey, body: MessageBatch.encode(parts), contentType: MessageBatch.contentType,
@@ -457,7 +457,7 @@ public final class AMQPConnection: Sendable {
 
     private func expireCalls(now: UInt64) {
         let expired = state.withLock { state -> [PendingCall] in
-            let ids = state.calls.filter { $0.value.deadline <= now }.map(\.key)
+            let ids = state.calls.filter { $0.value.deadline <= now }.map { $0.key }
             return ids.compactMap { state.calls.removeValue(forKey: $0) }
         }
         for call in expired {

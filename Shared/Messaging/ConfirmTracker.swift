@@ -31,14 +31,14 @@ struct ConfirmTracker<Waiter> {
             }
             if negative && entries[index].pending.count < before { entries[index].refused = true }
         }
-        let settled = entries.filter(\.pending.isEmpty).map { (waiter: $0.waiter, refused: $0.refused) }
-        entries.removeAll(where: \.pending.isEmpty)
+        let settled = entries.filter { $0.pending.isEmpty }.map { (waiter: $0.waiter, refused: $0.refused) }
+        entries.removeAll { $0.pending.isEmpty }
         return settled
     }
 
     /// Empties the tracker after a reconnect (tags restart at 1 on a new channel); returns the unsettled waiters.
     mutating func reset() -> [Waiter] {
         defer { entries = []; nextTag = 1 }
-        return entries.map(\.waiter)
+        return entries.map { $0.waiter }
     }
 }

@@ -45,18 +45,18 @@ struct CounterRound {
         guard !counted.isEmpty else { return outcomes }
 
         // The row locks order every ballot of these objects; what is read after taking them includes all earlier ones.
-        let fields = Array(Set(counted.map(\.field))).sorted()
-        let rows = try await lockRows(Array(Set(counted.map(\.objectId))).sorted(), fields: fields, schema: schema, on: connection)
+        let fields = Array(Set(counted.map { $0.field })).sorted()
+        let rows = try await lockRows(Array(Set(counted.map { $0.objectId })).sorted(), fields: fields, schema: schema, on: connection)
         let present = counted.filter { rows[$0.objectId] != nil }
-        let earlier = try await readEarlier(ballotIds: counted.flatMap { $0.ballots.map(\.ballotId) },
+        let earlier = try await readEarlier(ballotIds: counted.flatMap { $0.ballots.map { $0.ballotId } },
                                             targets: present.map { Target(objectId: $0.objectId, field: $0.field) },
-                                            likes: Self.askedLikes(present.filter(\.oncePerUser)), on: connection)
+                                            likes: Self.askedLikes(present.filter { $0.oncePerUser }), on: connection)
         var tally = CounterTally(schema: schema, rows: rows, earlier: earlier.outcomes, lastSequences: earlier.lastSequences,
                                  likes: earlier.likes, updatedAt: ParseDate.string(from: ObjectWriter.now()))
         for group in counted { tally.decide(group) }
         outcomes += tally.outcomes
 
-        let newFields = Set(tally.totals.keys.map(\.field)).filter { schema.fields[$0] == nil }
+        let newFields = Set(tally.totals.keys.map { $0.field }).filter { schema.fields[$0] == nil }
         if !newFields.isEmpty {
             _ = try await SchemaStore.ensure(className, fields: Dictionary(uniqueKeysWithValues: newFields.map { ($0, number) }),
                                          current: schema, on: connection)
@@ -109,8 +109,8 @@ struct CounterRound {
             SELECT 'like', l.object_id, l.field, l.voter, NULL, NULL, NULL, NULL FROM vote_likes l
             JOIN unnest($5::text[], $6::text[], $7::text[]) AS x(o, f, v) ON l.object_id = x.o AND l.field = x.f AND l.voter = x.v
             WHERE l.class_name = $1
-            """, [className, literal(ballotIds), literal(targets.map(\.objectId)), literal(targets.map(\.field)),
-                  literal(likes.map(\.target.objectId)), literal(likes.map(\.target.field)), literal(likes.map(\.voter))])
+            """, [className, literal(ballotIds), literal(targets.map { $0.objectId }), literal(targets.map { $0.field }),
+                  literal(likes.map { $0.target.objectId }), literal(likes.map { $0.target.field }), literal(likes.map { $0.voter })])
         var outcomes: [String: Outcome] = [:]
         var last: [Target: Int] = [:]
         var liked = Set<CounterTally.Like>()
@@ -147,9 +147,9 @@ struct CounterRound {
         let literal = SQLParameters.arrayLiteral
         var parameters = SQLParameters()
         var parts: [String] = []
-        let fields = Set(tally.totals.keys.map(\.field)).sorted()
+        let fields = Set(tally.totals.keys.map { $0.field }).sorted()
         if !fields.isEmpty {
-            let objects = Set(tally.totals.keys.map(\.objectId)).sorted()
+            let objects = Set(tally.totals.keys.map { $0.objectId }).sorted()
             var columns = ["id"], sources = [parameters.bind(literal(objects)) + "::text[]"], sets: [String] = []
             for (index, field) in fields.enumerated() {
                 let values = objects.map { tally.totals[Target(objectId: $0, field: field)] }
@@ -170,16 +170,16 @@ struct CounterRound {
         if !added.isEmpty {
             parts.append("""
                 liked AS (INSERT INTO vote_likes (class_name, object_id, field, voter, ballot_id)
-                    SELECT \(className), o, f, v, b FROM unnest(\(parameters.bind(literal(added.map(\.like.target.objectId))))::text[],
-                        \(parameters.bind(literal(added.map(\.like.target.field))))::text[], \(parameters.bind(literal(added.map(\.like.voter))))::text[],
-                        \(parameters.bind(literal(added.map(\.ballotId))))::uuid[]) AS x(o, f, v, b) RETURNING 1)
+                    SELECT \(className), o, f, v, b FROM unnest(\(parameters.bind(literal(added.map { $0.like.target.objectId })))::text[],
+                        \(parameters.bind(literal(added.map { $0.like.target.field })))::text[], \(parameters.bind(literal(added.map { $0.like.voter })))::text[],
+                        \(parameters.bind(literal(added.map { $0.ballotId })))::uuid[]) AS x(o, f, v, b) RETURNING 1)
                 """)
         }
         let removed = tally.likesRemoved
         if !removed.isEmpty {
             parts.append("""
-                unliked AS (DELETE FROM vote_likes l USING unnest(\(parameters.bind(literal(removed.map(\.target.objectId))))::text[],
-                        \(parameters.bind(literal(removed.map(\.target.field))))::text[], \(parameters.bind(literal(removed.map(\.voter))))::text[]) AS x(o, f, v)
+                unliked AS (DELETE FROM vote_likes l USING unnest(\(parameters.bind(literal(removed.map { $0.target.objectId })))::text[],
+                        \(parameters.bind(literal(removed.map { $0.target.field })))::text[], \(parameters.bind(literal(removed.map { $0.voter })))::text[]) AS x(o, f, v)
                     WHERE l.class_name = \(className) AND l.object_id = x.o AND l.field = x.f AND l.voter = x.v RETURNING 1)
                 """)
         }
@@ -187,11 +187,11 @@ struct CounterRound {
         let insert = """
             INSERT INTO vote_applied (ballot_id, class_name, object_id, field, amount, total, sequence, updated_at)
             SELECT b, \(className), o, f, a, t, s, u FROM unnest(
-                \(parameters.bind(literal(recorded.map(\.outcome.ballotId))))::uuid[], \(parameters.bind(literal(recorded.map(\.target.objectId))))::text[],
-                \(parameters.bind(literal(recorded.map(\.target.field))))::text[],
+                \(parameters.bind(literal(recorded.map { $0.outcome.ballotId })))::uuid[], \(parameters.bind(literal(recorded.map { $0.target.objectId })))::text[],
+                \(parameters.bind(literal(recorded.map { $0.target.field })))::text[],
                 \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.amount ?? 0 })))::double precision[],
                 \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.total ?? 0 })))::double precision[],
-                \(parameters.bind(TextArray.numbers(recorded.map(\.outcome.sequence))))::bigint[],
+                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.sequence })))::bigint[],
                 \(parameters.bind(literal(recorded.map { $0.outcome.updatedAt ?? "" })))::text[]) AS x(b, o, f, a, t, s, u)
             """
         guard !parts.isEmpty || !recorded.isEmpty else { return }

@@ -47,7 +47,7 @@ actor BallotBatcher {
         while !waiting.isEmpty {
             let batch = Array(waiting.prefix(configuration.maxBatch))
             waiting.removeFirst(batch.count)
-            let results = await apply(batch.map(\.ballot))
+            let results = await apply(batch.map { $0.ballot })
             for item in batch {
                 let result = results.flatMap { $0[item.ballot.ballotId].map(Result.success) ?? .failure(BatchError.noOutcome) }
                 for continuation in item.continuations { continuation.resume(with: result) }

@@ -26,12 +26,12 @@ struct BallotLedger: Sendable {
             FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::text[],
                         $9::double precision[]) AS x(id, request, voter, identity, class, object, field, kind, value)
             ON CONFLICT (request_id) DO NOTHING RETURNING request_id
-            """, [literal(ballots.map(\.ballotId)), literal(ballots.map(\.requestId)), literal(ballots.map { $0.voter.userId ?? "" }),
-                  literal(ballots.map { Self.identityText($0.voter) }), literal(ballots.map(\.vote.className)),
-                  literal(ballots.map(\.vote.objectId)), literal(ballots.map(\.vote.field)),
-                  literal(ballots.map(\.vote.kind.rawValue)), literal(ballots.map { String($0.vote.value) })])
+            """, [literal(ballots.map { $0.ballotId }), literal(ballots.map { $0.requestId }), literal(ballots.map { $0.voter.userId ?? "" }),
+                  literal(ballots.map { Self.identityText($0.voter) }), literal(ballots.map { $0.vote.className }),
+                  literal(ballots.map { $0.vote.objectId }), literal(ballots.map { $0.vote.field }),
+                  literal(ballots.map { $0.vote.kind.rawValue }), literal(ballots.map { String($0.vote.value) })])
         let fresh = Set(inserted.rows.compactMap { $0["request_id"] })
-        let others = ballots.map(\.requestId).filter { !fresh.contains($0) }
+        let others = ballots.map { $0.requestId }.filter { !fresh.contains($0) }
         guard !others.isEmpty else { return [:] }
         var existing: [String: Existing] = [:]
         for row in try await pool.query("\(Self.selectBallot) WHERE request_id = ANY($1::text[])", [literal(others)]).rows {
@@ -91,14 +91,14 @@ struct BallotLedger: Sendable {
             INSERT INTO outbox (event_id, routing_key, payload)
             SELECT e.id, e.key, e.payload FROM unnest($12::uuid[], $13::text[], $14::jsonb[]) WITH ORDINALITY AS e(id, key, payload, n)
             WHERE e.id IN (SELECT event_id FROM marked) ORDER BY e.n
-            """, [literal(refused.map(\.ballotId)), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
+            """, [literal(refused.map { $0.ballotId }), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
                   literal(refused.map { $0.error?.message ?? "" }),
-                  literal(unchanged.map(\.ballotId)), literal(unchanged.map { String($0.total ?? 0) }),
+                  literal(unchanged.map { $0.ballotId }), literal(unchanged.map { String($0.total ?? 0) }),
                   literal(unchanged.map { $0.updatedAt ?? "" }),
-                  literal(applied.map(\.outcome.ballotId)), literal(applied.map { String($0.outcome.amount ?? 0) }),
+                  literal(applied.map { $0.outcome.ballotId }), literal(applied.map { String($0.outcome.amount ?? 0) }),
                   literal(applied.map { String($0.outcome.total ?? 0) }), literal(applied.map { String($0.outcome.sequence ?? 0) }),
-                  literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map(\.event.id)),
-                  literal(applied.map(\.event.routingKey)), literal(applied.map(\.event.payload))])
+                  literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.event.id }),
+                  literal(applied.map { $0.event.routingKey }), literal(applied.map { $0.event.payload })])
     }
 
     static let selectBallot = """

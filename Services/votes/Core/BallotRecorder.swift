@@ -34,7 +34,7 @@ actor BallotRecorder {
             let batch = Array(waiting.prefix(maxBatch))
             waiting.removeFirst(batch.count)
             do {
-                let existing = try await ledger.record(batch.map(\.ballot))
+                let existing = try await ledger.record(batch.map { $0.ballot })
                 for item in batch { item.continuation.resume(returning: existing[item.ballot.requestId]) }
             } catch {
                 for item in batch { item.continuation.resume(throwing: error) }
