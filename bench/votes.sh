@@ -44,15 +44,19 @@ cleanup() {
 }
 
 
-# RESULTS[name] = "per_second p50_ms p99_ms"
-declare -A RESULTS=()
+# RESULTS[name] = "per_second p50_ms p99_ms"; CPU[name] = microseconds of CPU per vote (or per pgbench
+# transaction) of each stack process during the measured run (cpu_per_request in lib.sh).
+declare -A RESULTS=() CPU=()
 
 measure_wrk() {
     local name=$1 script=$2 output
     local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$BASE/health" >/dev/null
+    local before
+    before=$(stack_cpu_ticks)
     output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$BASE/health")
+    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
     RESULTS[$name]=$(wrk_figures "$name" "$output")
 }
 
@@ -64,8 +68,12 @@ measure_pgbench() {
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
     rm -f "$WORK_DIR"/pgbench_log.*
+    local before
+    before=$(stack_cpu_ticks)
     output=$(cd "$WORK_DIR" && "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 \
         -T "$DURATION" -l "$@" "$PGBENCH_DB" 2>&1)
+    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" \
+        "$(awk '/^number of transactions actually processed: / { print $NF }' <<<"$output")")
     tps=$(awk '/^tps = / { print $3 }' <<<"$output")
     read -r p50 p99 < <(cat "$WORK_DIR"/pgbench_log.* | awk '{ print $3 / 1000 }' | sort -n |
         awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[int(NR * 0.5) + 1], v[int(NR * 0.99) + 1] }')
@@ -154,6 +162,10 @@ main() {
     echo "hot cat: $(ratio "$hot" "$base") the pgbench hot row (target >= 2), p99 $hot_p99 ms (target < 50)"
     echo "spread:  $(ratio "$spread" "$simple") pgbench simple-update (target >= 1)"
     echo "hot cat counter $counted = $applied applied ballots in the ledger (after the warm-up and the run)"
+    echo
+    echo "CPU per vote (pgbench: per transaction), microseconds by process (the load generator's own not counted):"
+    printf '  %-30s %s\n' "pgbench hot row" "${CPU[pgbench-hot]}" "votes on one hot cat" "${CPU[votes-hot]}" \
+        "pgbench simple-update" "${CPU[pgbench-simple-update]}" "votes spread" "${CPU[votes-spread]}"
 }
 
 main "$@"
