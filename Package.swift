@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/GatewayTests"),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime"], path: "Tests/ServiceKitTests"),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage"], path: "Tests/ServiceKitTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/IntegrationTests"),
     ] + services.flatMap(serviceTargets)
 )

@@ -13,6 +13,8 @@ public struct ServiceConfiguration: Sendable {
     public var databasePoolSize: Int
     public var prefetch: Int
     public var maxDeliveryAttempts: Int
+    /// How long published outbox rows are kept before the relay deletes them (`PARSE_OUTBOX_RETENTION_MINUTES`).
+    public var outboxRetention: Duration
 
     /// `defaultPrefetch`: the service's own default for `PARSE_AMQP_PREFETCH` (votes batches what it holds at once,
     /// so it wants more commands in hand than the others).
@@ -32,6 +34,7 @@ public struct ServiceConfiguration: Sendable {
             logLevel: level,
             databasePoolSize: try env.int("PARSE_DATABASE_POOL_SIZE", default: 4, in: 1...100),
             prefetch: try env.int("PARSE_AMQP_PREFETCH", default: defaultPrefetch, in: 1...10_000),
-            maxDeliveryAttempts: try env.int("PARSE_MAX_DELIVERY_ATTEMPTS", default: 5, in: 1...100))
+            maxDeliveryAttempts: try env.int("PARSE_MAX_DELIVERY_ATTEMPTS", default: 5, in: 1...100),
+            outboxRetention: .seconds(60 * (try env.int("PARSE_OUTBOX_RETENTION_MINUTES", default: 1_440, in: 1...525_600))))
     }
 }

@@ -62,7 +62,7 @@ public enum ServiceHost {
         let publisher = EventPublisher(url: configuration.amqpURL, name: "\(definition.name.rawValue)-events",
                                        exchange: configuration.eventExchange, logger: logger)
         publisher.start()
-        let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger)
+        let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger, retention: configuration.outboxRetention)
         let background = BackgroundJobs.start([BackgroundJob(name: "outbox relay") { await relay.run() }] + jobs, logger: logger)
         logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ","),
                                            "jobs": background.names.joined(separator: ",")])

@@ -1,0 +1,58 @@
+import Foundation
+import Runtime
+@testable import ServiceKit
+import Storage
+import Testing
+
+/// The relay's deletion of published events past their retention, on a scratch database of the test stack's
+/// PostgreSQL (`PARSE_TEST_DATABASE_URL`).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["PARSE_TEST_DATABASE_URL"] != nil, "needs PARSE_TEST_DATABASE_URL"))
+struct OutboxPruneTests {
+    static let logger = Logger(service: "servicekit-tests", level: .warning)
+
+    @Test func deletesOnlyPublishedRowsPastTheirRetentionInBatches() async throws {
+        try await Self.withScratchOutbox { pool in
+            func add(_ count: Int, published: String?) async throws {
+                _ = try await pool.query("""
+                    INSERT INTO outbox (event_id, routing_key, payload, created_at, published_at)
+                    SELECT gen_random_uuid(), 'test.event', '{}'::jsonb, now() - interval '3 days', \(published ?? "NULL")
+                    FROM generate_series(1, \(count))
+                    """)
+            }
+            try await add(2_500, published: "now() - interval '2 days'")
+            try await add(3, published: "now() - interval '1 hour'")
+            try await add(4, published: nil)
+
+            #expect(try await OutboxRelay.prune(pool, olderThan: .seconds(86_400)) == 2_500)
+            let left = try await pool.query(
+                "SELECT count(*) FILTER (WHERE published_at IS NULL) AS pending, count(*) AS total FROM outbox")
+            #expect(left.rows.first?["pending"] == "4")
+            #expect(left.rows.first?["total"] == "7")
+            #expect(try await OutboxRelay.prune(pool, olderThan: .seconds(86_400)) == 0)
+        }
+    }
+
+    /// A database of its own with the outbox table, dropped afterwards whatever happens.
+    static func withScratchOutbox(_ body: (PostgresPool) async throws -> Void) async throws {
+        let base = ProcessInfo.processInfo.environment["PARSE_TEST_DATABASE_URL"] ?? ""
+        let name = "outbox_" + Hex.random(byteCount: 6)
+        var components = try #require(URLComponents(string: base))
+        components.path = "/" + name
+        let url = try #require(components.string)
+        try await PostgresDatabase.ensureExists(url: url, logger: logger)
+        let pool = PostgresPool(configuration: PostgresConfiguration(url: url, poolSize: 2), logger: logger)
+        var failure: (any Error)?
+        do {
+            _ = try await Migrator.migrate([OutboxMigration.migration], on: pool, logger: logger)
+            try await body(pool)
+        } catch {
+            failure = error
+        }
+        await pool.close()
+        if let admin = try? await PostgresConnection.connect(url: base) {
+            _ = try? await admin.query("DROP DATABASE IF EXISTS \"\(name)\" WITH (FORCE)")
+            await admin.close()
+        }
+        if let failure { throw failure }
+    }
+}
