@@ -29,6 +29,18 @@ extension JSONValue {
         }
     }
 
+    /// The member `key` as an array of `T`; nil when it is missing or any item is not a `T`.
+    func items<T: JSONValueRepresentable>(_ key: String, as type: T.Type) -> [T]? {
+        guard let values = self[key]?.arrayValue else { return nil }
+        var items: [T] = []
+        items.reserveCapacity(values.count)
+        for value in values {
+            guard let item = T(jsonValue: value) else { return nil }
+            items.append(item)
+        }
+        return items
+    }
+
     /// An object whose values are all strings.
     var stringDictionary: [String: String]? {
         guard let fields = objectValue else { return nil }

@@ -21,9 +21,7 @@ extension ApplyIncrementBatch: JSONValueRepresentable {
     public var jsonValue: JSONValue { .object(["groups": .array(groups.map { $0.jsonValue })]) }
 
     public init?(jsonValue: JSONValue) {
-        guard let items = jsonValue["groups"]?.arrayValue else { return nil }
-        let groups = items.compactMap(ApplyIncrements.init(jsonValue:))
-        guard groups.count == items.count else { return nil }
+        guard let groups = jsonValue.items("groups", as: ApplyIncrements.self) else { return nil }
         self.init(groups: groups)
     }
 }
@@ -37,15 +35,14 @@ extension ApplyIncrements: JSONValueRepresentable {
     /// `oncePerUser` may be absent (senders from before it existed), as in the `Decodable` form.
     public init?(jsonValue: JSONValue) {
         guard let className = jsonValue["className"]?.stringValue, let objectId = jsonValue["objectId"]?.stringValue,
-              let field = jsonValue["field"]?.stringValue, let items = jsonValue["ballots"]?.arrayValue else { return nil }
+              let field = jsonValue["field"]?.stringValue, let ballots = jsonValue.items("ballots", as: Ballot.self)
+        else { return nil }
         let oncePerUser: Bool
         switch jsonValue["oncePerUser"] {
         case nil, .null?: oncePerUser = false
         case .bool(let flag)?: oncePerUser = flag
         default: return nil
         }
-        let ballots = items.compactMap(Ballot.init(jsonValue:))
-        guard ballots.count == items.count else { return nil }
         self.init(className: className, objectId: objectId, field: field, oncePerUser: oncePerUser, ballots: ballots)
     }
 }
@@ -69,9 +66,7 @@ extension AppliedIncrements: JSONValueRepresentable {
     public var jsonValue: JSONValue { .object(["outcomes": .array(outcomes.map { $0.jsonValue })]) }
 
     public init?(jsonValue: JSONValue) {
-        guard let items = jsonValue["outcomes"]?.arrayValue else { return nil }
-        let outcomes = items.compactMap(Outcome.init(jsonValue:))
-        guard outcomes.count == items.count else { return nil }
+        guard let outcomes = jsonValue.items("outcomes", as: Outcome.self) else { return nil }
         self.init(outcomes: outcomes)
     }
 }
