@@ -136,17 +136,7 @@ func withStreamingServer<T>(configure: (inout HTTPServerConfiguration) -> Void =
     // Clients leaving mid-transfer are expected here; MHD's messages about them are noise.
     configuration.errorLog = { _ in }
     configure(&configuration)
-    let responder = StreamingTestResponder()
-    let server = HTTPServer(configuration: configuration, responder: responder)
-    try server.start()
-    do {
-        let result = try await body(server, responder)
-        await server.shutdown(gracePeriod: .seconds(2))
-        return result
-    } catch {
-        await server.shutdown(gracePeriod: .seconds(2))
-        throw error
-    }
+    return try await runServer(configuration, responder: StreamingTestResponder(), body)
 }
 
 extension [UInt8] {

@@ -26,6 +26,12 @@ func withServer<T>(configure: (inout HTTPServerConfiguration) -> Void = { _ in }
                    _ body: (HTTPServer, TestResponder) async throws -> T) async throws -> T {
     var configuration = HTTPServerConfiguration(port: 0)
     configure(&configuration)
+    return try await runServer(configuration, responder: responder, body)
+}
+
+/// Starts a server with `configuration` and `responder`, runs `body`, and always shuts the server down.
+func runServer<R: HTTPResponder, T>(_ configuration: HTTPServerConfiguration, responder: R,
+                                    _ body: (HTTPServer, R) async throws -> T) async throws -> T {
     let server = HTTPServer(configuration: configuration, responder: responder)
     try server.start()
     do {

@@ -13,18 +13,12 @@ extension IntegrationSuite {
                 try TestStack.control(["stop-service", service])
                 try TestStack.control(["start-service", service], settings: settings)
             }
-            let outcome: Result<Void, any Error>
-            do {
-                try await body()
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
-            for service in ["gateway", "posts"] {
-                try TestStack.control(["stop-service", service])
-                try TestStack.control(["start-service", service])
-            }
-            try outcome.get()
+            try await TestStack.run(body, thenAlways: {
+                for service in ["gateway", "posts"] {
+                    try TestStack.control(["stop-service", service])
+                    try TestStack.control(["start-service", service])
+                }
+            })
         }
 
         @Test func objectReadsGiveFileURLsOnThePublicServerURL() async throws {

@@ -26,6 +26,11 @@ enum TestStack {
     /// Runs `body` while a part of the stack is stopped, and starts it again even when `body` fails.
     static func `while`(_ stop: [String], restartWith start: [String], _ body: () async throws -> Void) async throws {
         try control(stop)
+        try await run(body, thenAlways: { try control(start) })
+    }
+
+    /// Runs `body`, then `restore` whatever `body` did; `body`'s error wins over `restore`'s success.
+    static func run(_ body: () async throws -> Void, thenAlways restore: () throws -> Void) async throws {
         let outcome: Result<Void, any Error>
         do {
             try await body()
@@ -33,7 +38,7 @@ enum TestStack {
         } catch {
             outcome = .failure(error)
         }
-        try control(start)
+        try restore()
         try outcome.get()
     }
 
