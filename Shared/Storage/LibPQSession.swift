@@ -88,6 +88,85 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         return try consume(result, connection)
     }
 
+    /// Runs `statements` in one round trip (libpq's pipeline mode) and returns their results in order. They run
+    /// one after another as if sent one at a time, but the network and the waits for the server are paid once;
+    /// a failing statement's error is thrown and the ones after it are skipped by the server. Outside a transaction
+    /// block they are one implicit transaction (the server commits at the pipeline's sync). Statements are
+    /// prepared on their second use, as in `query`.
+    func pipeline(_ statements: [PostgresStatement]) throws -> [PostgresResult] {
+        let connection = try requireConnection()
+        guard PQenterPipelineMode(connection) == 1 else { throw Self.failure(connection, nil) }
+        // What comes back for each statement: a result for its PREPARE first when it is prepared now.
+        var preparing: [String?] = []
+        var sent = true
+        for statement in statements where sent {
+            let count = Int32(statement.parameters.count)
+            var name: String?
+            switch self.statements.lookup(statement.sql) {
+            case .prepared(let prepared):
+                name = prepared
+                preparing.append(nil)
+            case .prepare(let fresh):
+                name = fresh
+                sent = PQsendPrepare(connection, fresh, statement.sql, count, nil) == 1
+                preparing.append(fresh)
+            case .runUnnamed:
+                preparing.append(nil)
+            }
+            guard sent else { break }
+            sent = try CStringArray.with(statement.parameters) { values in
+                if let name {
+                    return PQsendQueryPrepared(connection, name, count, values, nil, nil, 0) == 1
+                }
+                return PQsendQueryParams(connection, statement.sql, count, nil, values, nil, nil, 0) == 1
+            }
+        }
+        guard sent, PQpipelineSync(connection) == 1 else {
+            // libpq could not even queue the statements (a broken connection): nothing is known of the session.
+            needsReset = true
+            throw Self.failure(connection, nil)
+        }
+        var results: [PostgresResult] = []
+        var firstError: (any Error)?
+        func next() -> OpaquePointer? {
+            let result = PQgetResult(connection)
+            if result != nil { PQclear(PQgetResult(connection)) }   // the NULL that ends each statement's results
+            return result
+        }
+        for (index, statement) in statements.enumerated() {
+            if let name = preparing[index] {
+                let prepared = next()
+                if PQresultStatus(prepared) == PGRES_COMMAND_OK { self.statements.prepared(statement.sql, as: name) }
+                if firstError == nil, PQresultStatus(prepared) != PGRES_PIPELINE_ABORTED {
+                    do { _ = try consume(prepared, connection) } catch { firstError = error }
+                } else {
+                    PQclear(prepared)
+                }
+            }
+            let result = next()
+            if result == nil, firstError == nil { firstError = Self.failure(connection, nil) }
+            guard firstError == nil, PQresultStatus(result) != PGRES_PIPELINE_ABORTED else {
+                PQclear(result)
+                continue
+            }
+            do {
+                results.append(try consume(result, connection))
+            } catch let error as PostgresError where error.isStalePreparedStatement {
+                self.statements.forget(statement.sql)
+                firstError = error
+            } catch {
+                firstError = error
+            }
+        }
+        let sync = PQgetResult(connection)
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        if !synced || PQexitPipelineMode(connection) != 1 { needsReset = true }
+        if let firstError { throw firstError }
+        if !synced { throw Self.failure(connection, nil) }
+        return results
+    }
+
     /// The name of the server-side prepared statement for `sql`, preparing it on its second use; nil while the
     /// text is new or the cache is full, when the statement runs unnamed (parsed and planned each time).
     private func preparedName(for sql: String, parameterCount: Int, _ connection: OpaquePointer) throws -> String? {

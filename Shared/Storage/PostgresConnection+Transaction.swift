@@ -19,3 +19,25 @@ extension PostgresConnection {
         return value
     }
 }
+
+extension PostgresConnection {
+    /// A transaction that costs no round trip of its own: `body` gets BEGIN as statements to send with its first
+    /// ones (`pipeline`), and returns its value with the statements it has not sent yet, which go out with COMMIT.
+    /// ROLLBACK when `body` or the commit throws (then rethrows), as `transaction` does.
+    public func pipelinedTransaction<T: Sendable>(
+        _ body: @Sendable (PostgresConnection, _ opening: [PostgresStatement]) async throws -> (value: T, closing: [PostgresStatement])
+    ) async throws -> T {
+        do {
+            let (value, closing) = try await body(self, [PostgresStatement("BEGIN")])
+            let commit = try await pipeline(closing + [PostgresStatement("COMMIT")])
+            guard commit.last?.commandTag == "COMMIT" else {
+                throw PostgresError(sqlState: PostgresError.inFailedTransaction,
+                                    message: "the transaction was rolled back because a statement in it failed")
+            }
+            return value
+        } catch {
+            if isOpen { _ = try? await query("ROLLBACK") }
+            throw error
+        }
+    }
+}

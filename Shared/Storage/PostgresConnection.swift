@@ -43,6 +43,13 @@ public final class PostgresConnection: Sendable {
         return try await onQueue { try $0.query(sql, texts) }
     }
 
+    /// Several statements in one round trip (see `LibPQSession.pipeline`): their results in order, or the first
+    /// failing statement's error, the statements after it not run. Inside a transaction, a failure leaves it to be
+    /// rolled back as usual; outside one, the statements sent together are one implicit transaction: all or none.
+    public func pipeline(_ statements: [PostgresStatement]) async throws -> [PostgresResult] {
+        try await onQueue { try $0.pipeline(statements) }
+    }
+
     /// The same, with `PostgresBinary` parameters sent as bytes instead of hex text (for large bytea values).
     public func query(_ sql: String, binary parameters: [(any PostgresBindable)?]) async throws -> PostgresResult {
         let values = parameters.map(PostgresParameter.init)

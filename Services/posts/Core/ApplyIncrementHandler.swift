@@ -21,24 +21,38 @@ struct ApplyIncrementHandler: Sendable {
     }
 
     /// One transaction for the whole batch. Classes are taken in name order and each class's rows are locked in
-    /// one statement in id order, so two batches never wait for each other in a cycle.
+    /// one statement in id order, so two batches never wait for each other in a cycle. A class whose table lost a
+    /// column this process still had in its schema fails the round: it runs once more with the schema read afresh.
     func apply(_ batch: ApplyIncrementBatch) async throws -> AppliedIncrements {
         for group in batch.groups where !group.ballots.allSatisfy({ UUID(uuidString: $0.ballotId) != nil }) {
             throw ParseError(.invalidJSON, "Invalid ballot id.")
         }
         let byClass = Dictionary(grouping: batch.groups, by: \.className)
-        return try await pool.transaction { connection in
-            // Plans made for these values, not a plan cached once: a prepared statement's generic plan is kept
-            // until the table is next analyzed, and one made while `vote_applied` or a class was nearly empty
-            // scans the whole table (measured: a sequential scan of 64 000 applied ballots per round, a minute
-            // after a fresh start, which made posts' database cost 400 us per vote instead of 60).
-            _ = try await connection.query("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
-            var outcomes: [AppliedIncrements.Outcome] = []
-            for className in byClass.keys.sorted() {
-                outcomes += try await CounterRound(className: className, groups: byClass[className] ?? [])
-                    .apply(on: connection)
+        do {
+            return try await apply(byClass)
+        } catch let error as PostgresError where error.sqlState == "42703" || error.sqlState == "42P01" {
+            for className in byClass.keys { SchemaCache.shared.remove(className) }
+            return try await apply(byClass)
+        }
+    }
+
+    private func apply(_ byClass: [String: [ApplyIncrements]]) async throws -> AppliedIncrements {
+        try await pool.withConnection { connection in
+            try await connection.pipelinedTransaction { connection, opening in
+                // Plans made for these values, not a plan cached once: a prepared statement's generic plan is kept
+                // until the table is next analyzed, and one made while `vote_applied` or a class was nearly empty
+                // scans the whole table (measured: a sequential scan of 64 000 applied ballots per round, a minute
+                // after a fresh start, which made posts' database cost 400 us per vote instead of 60).
+                var unsent = opening + [PostgresStatement("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")]
+                var outcomes: [AppliedIncrements.Outcome] = []
+                for className in byClass.keys.sorted() {
+                    let round = try await CounterRound(className: className, groups: byClass[className] ?? [])
+                        .apply(on: connection, sending: unsent)
+                    outcomes += round.outcomes
+                    unsent = round.unsent
+                }
+                return (AppliedIncrements(outcomes: outcomes), unsent)
             }
-            return AppliedIncrements(outcomes: outcomes)
         }
     }
 }

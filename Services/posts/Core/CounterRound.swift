@@ -13,11 +13,16 @@ struct CounterRound {
     let className: String
     let groups: [ApplyIncrements]
 
-    func apply(on connection: PostgresConnection) async throws -> [Outcome] {
+    /// Applies the class's ballots on `connection`, inside a transaction. `sending` are statements still to send
+    /// (the transaction's BEGIN, the previous class's write): they go out with this round's first, so a round costs
+    /// two round trips (the schema with the row locks, then the earlier ballots) when this process has the class's
+    /// schema, three when not. Returns the outcomes and the statements left to send: this class's write.
+    func apply(on connection: PostgresConnection,
+               sending leading: [PostgresStatement]) async throws -> (outcomes: [Outcome], unsent: [PostgresStatement]) {
         do {
             try Names.requireClassName(className)
         } catch {
-            return Self.refuse(groups, error)
+            return (Self.refuse(groups, error), leading)
         }
         var outcomes: [Outcome] = []
         var live: [ApplyIncrements] = []
@@ -28,25 +33,24 @@ struct CounterRound {
                 outcomes += Self.refuse([group], ParseError(.invalidKeyName, "Invalid field name: \(group.field)."))
             }
         }
-        guard !live.isEmpty else { return outcomes }
-        guard let schema = try await SchemaStore.load(className, on: connection) else {
-            return outcomes + Self.refuse(live, CounterTally.notFound)
+        guard !live.isEmpty else { return (outcomes, leading) }
+
+        // The schema is read in the transaction; the rows are locked in the same trip with the columns of the
+        // schema this process last read, kept only if the schema read now is that one.
+        let cached = SchemaCache.shared.get(className)
+        let guessed = cached.map { lockStatement(countable(live, schema: $0).counted, schema: $0) } ?? nil
+        let opened = try await connection.pipeline(leading + [SchemaStore.loadStatement(className)] + (guessed.map { [$0] } ?? []))
+        guard let schema = SchemaStore.loaded(className, opened[leading.count]) else {
+            return (outcomes + Self.refuse(live, CounterTally.notFound), [])
         }
-        let number = FieldType(.number)
-        var counted: [ApplyIncrements] = []
-        for group in live {
-            if let type = schema.type(of: group.field), type != number {
-                outcomes += Self.refuse([group], ParseError(
-                    .incorrectType, "schema mismatch for \(className).\(group.field); expected \(type.description) but got Number"))
-            } else {
-                counted.append(group)
-            }
-        }
-        guard !counted.isEmpty else { return outcomes }
+        let (counted, refused) = countable(live, schema: schema)
+        outcomes += refused
+        guard let lock = lockStatement(counted, schema: schema) else { return (outcomes, []) }
+        let locked = guessed != nil && cached?.fingerprint == schema.fingerprint && !schema.fingerprint.isEmpty
+            ? opened[leading.count + 1] : try await connection.pipeline([lock])[0]
+        let rows = lockedRows(locked, fields: fields(counted))
 
         // The row locks order every ballot of these objects; what is read after taking them includes all earlier ones.
-        let fields = Array(Set(counted.map { $0.field })).sorted()
-        let rows = try await lockRows(Array(Set(counted.map { $0.objectId })).sorted(), fields: fields, schema: schema, on: connection)
         let present = counted.filter { rows[$0.objectId] != nil }
         let earlier = try await readEarlier(ballotIds: counted.flatMap { $0.ballots.map { $0.ballotId } },
                                             targets: present.map { Target(objectId: $0.objectId, field: $0.field) },
@@ -58,12 +62,30 @@ struct CounterRound {
 
         let newFields = Set(tally.totals.keys.map { $0.field }).filter { schema.fields[$0] == nil }
         if !newFields.isEmpty {
+            let number = FieldType(.number)
             _ = try await SchemaStore.ensure(className, fields: Dictionary(uniqueKeysWithValues: newFields.map { ($0, number) }),
                                          current: schema, on: connection)
         }
-        try await write(tally, on: connection)
-        return outcomes
+        return (outcomes, write(tally).map { [$0] } ?? [])
     }
+
+    /// The groups whose field is a Number or not there yet (counted from 0), and refusals for the others.
+    private func countable(_ live: [ApplyIncrements], schema: ClassSchema) -> (counted: [ApplyIncrements], refused: [Outcome]) {
+        let number = FieldType(.number)
+        var counted: [ApplyIncrements] = []
+        var refused: [Outcome] = []
+        for group in live {
+            if let type = schema.type(of: group.field), type != number {
+                refused += Self.refuse([group], ParseError(
+                    .incorrectType, "schema mismatch for \(className).\(group.field); expected \(type.description) but got Number"))
+            } else {
+                counted.append(group)
+            }
+        }
+        return (counted, refused)
+    }
+
+    private func fields(_ groups: [ApplyIncrements]) -> [String] { Array(Set(groups.map { $0.field })).sorted() }
 
     private static func refuse(_ groups: [ApplyIncrements], _ error: ParseError) -> [Outcome] {
         groups.flatMap { $0.ballots.map { Outcome(ballotId: $0.ballotId, error: error) } }
@@ -71,14 +93,18 @@ struct CounterRound {
 
     private var table: String { Names.table(className) }
 
-    /// `SELECT ... FOR UPDATE` of every object in id order; a counter column the class does not have yet reads NULL.
-    private func lockRows(_ objectIds: [String], fields: [String], schema: ClassSchema,
-                          on connection: PostgresConnection) async throws -> [String: CounterTally.LockedRow] {
-        let counters = fields.map { schema.fields[$0] == nil ? "NULL" : Names.quoted($0) + "::text" }
-        let result = try await connection.query("""
+    /// `SELECT ... FOR UPDATE` of every object of `groups` in id order; a counter column the class does not have
+    /// yet reads NULL. Nil when there is nothing to lock.
+    private func lockStatement(_ groups: [ApplyIncrements], schema: ClassSchema) -> PostgresStatement? {
+        guard !groups.isEmpty else { return nil }
+        let counters = fields(groups).map { schema.fields[$0] == nil ? "NULL" : Names.quoted($0) + "::text" }
+        return PostgresStatement("""
             SELECT "objectId", "_wperm", \(ValueCodec.dateText("\"updatedAt\"")), \(counters.joined(separator: ", "))
             FROM \(table) WHERE "objectId" = ANY($1::text[]) ORDER BY "objectId" FOR UPDATE
-            """, [SQLParameters.arrayLiteral(objectIds)])
+            """, [SQLParameters.arrayLiteral(Array(Set(groups.map { $0.objectId })).sorted())])
+    }
+
+    private func lockedRows(_ result: PostgresResult, fields: [String]) -> [String: CounterTally.LockedRow] {
         var rows: [String: CounterTally.LockedRow] = [:]
         for row in result.rows {
             guard let objectId = row[0] else { continue }
@@ -142,8 +168,9 @@ struct CounterRound {
 
     /// Every change in one statement: the counters and `updatedAt` (one UPDATE for all objects and fields of the
     /// class, a field an object does not change kept by COALESCE, as PostgreSQL applies only one of two updates
-    /// of a row in one statement), the likes added and removed, and the ballots recorded in `vote_applied`.
-    private func write(_ tally: CounterTally, on connection: PostgresConnection) async throws {
+    /// of a row in one statement), the likes added and removed, and the ballots recorded in `vote_applied`. Nil
+    /// when there is nothing to write.
+    private func write(_ tally: CounterTally) -> PostgresStatement? {
         let literal = SQLParameters.arrayLiteral
         var parameters = SQLParameters()
         var parts: [String] = []
@@ -194,8 +221,8 @@ struct CounterRound {
                 \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.sequence })))::bigint[],
                 \(parameters.bind(literal(recorded.map { $0.outcome.updatedAt ?? "" })))::text[]) AS x(b, o, f, a, t, s, u)
             """
-        guard !parts.isEmpty || !recorded.isEmpty else { return }
-        _ = try await connection.query((parts.isEmpty ? "" : "WITH " + parts.joined(separator: ",\n") + "\n") + insert,
-                                       parameters.values)
+        guard !parts.isEmpty || !recorded.isEmpty else { return nil }
+        return PostgresStatement((parts.isEmpty ? "" : "WITH " + parts.joined(separator: ",\n") + "\n") + insert,
+                                 parameters.values)
     }
 }

@@ -9,9 +9,19 @@ enum SchemaStore {
     static let fingerprintSQL = "md5(fields::text || COALESCE(class_level_permissions::text, '') || indexes::text)"
 
     static func load(_ className: String, on connection: PostgresConnection) async throws -> ClassSchema? {
-        let result = try await connection.query(
+        let statement = loadStatement(className)
+        return loaded(className, try await connection.query(statement.sql, statement.parameters))
+    }
+
+    /// `load`'s statement, for sending with others (`PostgresConnection.pipeline`); `loaded` reads its result.
+    static func loadStatement(_ className: String) -> PostgresStatement {
+        PostgresStatement(
             "SELECT class_name, fields::text AS fields, class_level_permissions::text AS class_level_permissions, indexes::text AS indexes, \(fingerprintSQL) AS fingerprint FROM parse_schema WHERE class_name = $1",
             [className])
+    }
+
+    /// The schema `loadStatement` read (nil: no such class), kept in `SchemaCache`.
+    static func loaded(_ className: String, _ result: PostgresResult) -> ClassSchema? {
         let schema = result.first.map(ClassSchema.init(row:))
         if let schema { SchemaCache.shared.set(schema) } else { SchemaCache.shared.remove(className) }
         return schema

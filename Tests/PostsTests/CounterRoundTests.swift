@@ -1,0 +1,44 @@
+import Contracts
+import Foundation
+import ParseWire
+import Storage
+import Testing
+@testable import PostsCore
+
+/// A vote round locks its rows with the columns of the schema this process read last, in the same round trip as
+/// it reads the schema again: another replica may have changed the schema meanwhile.
+@Suite(.serialized, .enabled(if: PostsDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL (run with `deploy/stack test`)"))
+struct CounterRoundTests {
+    static let className = "StaleSchemaCat"
+
+    private func vote(_ pool: PostgresPool, _ id: String) async throws -> AppliedIncrements.Outcome? {
+        let batch = ApplyIncrementBatch(groups: [ApplyIncrements(
+            className: Self.className, objectId: id, field: "votes",
+            ballots: [.init(ballotId: UUID().uuidString, kind: .increment, value: 1, voter: .anonymous)])])
+        return try await ApplyIncrementHandler(pool: pool).apply(batch).outcomes.first
+    }
+
+    @Test func aStaleCachedSchemaNeitherFailsNorMiscountsARound() async throws {
+        try await PostsDatabase.withScratch { pool in
+            let made = try await PostsDatabase.call(pool, "POST", "classes/\(Self.className)", #"{"votes":5}"#)
+            let id = try #require(PostsDatabase.json(made)["objectId"]?.stringValue)
+            #expect(try await vote(pool, id)?.total == 6)
+            let withVotes = try #require(SchemaCache.shared.get(Self.className))
+
+            // Cached without the column while the table has it: the value is read, not taken for 0.
+            var without = withVotes
+            without.fields["votes"] = nil
+            without.fingerprint = "stale"
+            SchemaCache.shared.set(without)
+            #expect(try await vote(pool, id)?.total == 7)
+
+            // Cached with a column another replica dropped since: the round runs again with the schema read anew,
+            // and counts from 0 in a column made afresh.
+            _ = try await PostsDatabase.call(pool, "PUT", "schemas/\(Self.className)",
+                                             #"{"className":"\#(Self.className)","fields":{"votes":{"__op":"Delete"}}}"#, as: .master)
+            SchemaCache.shared.set(withVotes)
+            #expect(try await vote(pool, id)?.total == 1)
+            #expect(try await vote(pool, id)?.total == 2)
+        }
+    }
+}
