@@ -7,7 +7,9 @@ import Storage
 /// them published only after the broker confirmed them: at-least-once, never lost. Replicas share the work
 /// (`FOR UPDATE SKIP LOCKED`); consumers dedupe by event id. Published rows are kept for `retention` (to look
 /// at what was sent), then deleted while the relay has nothing to publish, so the table does not grow with
-/// every event ever written.
+/// every event ever written. With no retention a row is deleted as it is confirmed, which costs PostgreSQL far
+/// less than marking it: the mark writes the whole row again with its index entries (the `outbox_unpublished`
+/// index makes it a non-HOT update).
 final class OutboxRelay: Sendable {
     private let pool: PostgresPool
     private let publisher: EventPublisher
@@ -42,7 +44,7 @@ final class OutboxRelay: Sendable {
                 try? await Task.sleep(for: .seconds(1))
             }
             guard published == 0 else { continue }
-            if clock.now - lastPrune >= Self.pruneInterval {
+            if retention > .zero, clock.now - lastPrune >= Self.pruneInterval {
                 lastPrune = clock.now
                 do {
                     let deleted = try await Self.prune(pool, olderThan: retention)
@@ -55,16 +57,19 @@ final class OutboxRelay: Sendable {
         }
     }
 
-    /// Deletes the rows published longer than `age` ago, `pruneBatch` per statement, at most ten statements a
-    /// round; answers how many. Old rows have the lowest ids, so each statement reads the primary key from the
-    /// start and stops at its batch; rows not yet published are never touched.
+    /// Deletes the rows published longer than `age` ago, at most `pruneBatch` per statement and ten statements a
+    /// round; answers how many. Rows are published in id order, so the old ones are those with the lowest ids: each
+    /// statement looks at the first `pruneBatch` rows only, and a round stops at the first statement that finds
+    /// fewer than that to delete. (Filtering the whole table on `published_at` read every row kept, a day of
+    /// events, once a minute.) Rows not yet published are never touched.
     static func prune(_ pool: PostgresPool, olderThan age: Duration) async throws -> Int {
         let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
         var deleted = 0
         for _ in 0..<10 {
             let result = try await pool.query("""
                 DELETE FROM outbox WHERE id IN (
-                    SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1) ORDER BY id LIMIT \(pruneBatch))
+                    SELECT id FROM (SELECT id, published_at FROM outbox ORDER BY id LIMIT \(pruneBatch)) AS head
+                    WHERE published_at < now() - make_interval(secs => $1))
                 """, [seconds])
             deleted += result.affectedRows
             if result.affectedRows < pruneBatch { break }
@@ -77,6 +82,9 @@ final class OutboxRelay: Sendable {
         guard publisher.isConnected else { return 0 }
         let publisher = self.publisher
         let limit = batchSize
+        let settle = retention > .zero
+            ? "UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])"
+            : "DELETE FROM outbox WHERE id = ANY($1::bigint[])"
         return try await pool.transaction { connection in
             let rows = try await connection.query("""
                 SELECT id, event_id::text AS event_id, routing_key, payload::text AS payload,
@@ -90,7 +98,7 @@ final class OutboxRelay: Sendable {
             }
             try await publisher.publish(encoded: events)
             let ids = "{" + rows.compactMap { $0["id"] }.joined(separator: ",") + "}"
-            _ = try await connection.query("UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])", [ids])
+            _ = try await connection.query(settle, [ids])
             return rows.count
         }
     }

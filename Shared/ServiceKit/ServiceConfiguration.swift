@@ -13,13 +13,16 @@ public struct ServiceConfiguration: Sendable {
     public var databasePoolSize: Int
     public var prefetch: Int
     public var maxDeliveryAttempts: Int
-    /// How long published outbox rows are kept before the relay deletes them (`PARSE_OUTBOX_RETENTION_MINUTES`).
+    /// How long published outbox rows are kept before the relay deletes them (`PARSE_OUTBOX_RETENTION_MINUTES`);
+    /// zero: deleted as soon as the broker confirmed them.
     public var outboxRetention: Duration
 
     /// `defaultPrefetch`: the service's own default for `PARSE_AMQP_PREFETCH` (votes batches what it holds at once,
-    /// so it wants more commands in hand than the others).
+    /// so it wants more commands in hand than the others); `defaultOutboxRetentionMinutes` likewise for
+    /// `PARSE_OUTBOX_RETENTION_MINUTES`.
     public static func fromEnvironment(_ service: ServiceName, _ env: Environment = Environment(),
-                                       defaultPrefetch: Int = 32) throws -> ServiceConfiguration {
+                                       defaultPrefetch: Int = 32,
+                                       defaultOutboxRetentionMinutes: Int = 1_440) throws -> ServiceConfiguration {
         let levelName = env.string("PARSE_LOG_LEVEL", default: "info")
         guard let level = LogLevel(name: levelName) else {
             throw ConfigurationError("PARSE_LOG_LEVEL must be debug, info, warning or error, got '\(levelName)'")
@@ -35,6 +38,7 @@ public struct ServiceConfiguration: Sendable {
             databasePoolSize: try env.int("PARSE_DATABASE_POOL_SIZE", default: 4, in: 1...100),
             prefetch: try env.int("PARSE_AMQP_PREFETCH", default: defaultPrefetch, in: 1...10_000),
             maxDeliveryAttempts: try env.int("PARSE_MAX_DELIVERY_ATTEMPTS", default: 5, in: 1...100),
-            outboxRetention: .seconds(60 * (try env.int("PARSE_OUTBOX_RETENTION_MINUTES", default: 1_440, in: 1...525_600))))
+            outboxRetention: .seconds(60 * (try env.int("PARSE_OUTBOX_RETENTION_MINUTES", default: defaultOutboxRetentionMinutes,
+                                                    in: 0...525_600))))
     }
 }

@@ -9,6 +9,9 @@ public struct ServiceDefinition: Sendable {
     public var migrations: [Migration]
     /// Unacknowledged commands the service takes at once unless `PARSE_AMQP_PREFETCH` says otherwise.
     public var defaultPrefetch: Int
+    /// Minutes a published event stays in the outbox unless `PARSE_OUTBOX_RETENTION_MINUTES` says otherwise; 0
+    /// deletes it once the broker confirmed it.
+    public var defaultOutboxRetentionMinutes: Int
     /// Registers the service's command handlers and adds its background jobs; they reach the service's own
     /// database through the pool and other services through the client, which the host starts before and stops
     /// after the handlers and jobs run. The host starts the jobs once the service consumes its queue and cancels
@@ -16,11 +19,13 @@ public struct ServiceDefinition: Sendable {
     public var registerCommands: @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
 
     public init(name: ServiceName, migrations: [Migration], defaultPrefetch: Int = 32,
+                defaultOutboxRetentionMinutes: Int = 1_440,
                 registerCommands: @escaping @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
                     = { _, _, _, _ in }) {
         self.name = name
         self.migrations = migrations
         self.defaultPrefetch = defaultPrefetch
+        self.defaultOutboxRetentionMinutes = defaultOutboxRetentionMinutes
         self.registerCommands = registerCommands
     }
 }

@@ -14,7 +14,9 @@ public enum ServiceHost {
     public static func main(_ definition: ServiceDefinition, arguments: [String] = CommandLine.arguments) async -> Int32 {
         let configuration: ServiceConfiguration
         do {
-            configuration = try ServiceConfiguration.fromEnvironment(definition.name, defaultPrefetch: definition.defaultPrefetch)
+            configuration = try ServiceConfiguration.fromEnvironment(
+                definition.name, defaultPrefetch: definition.defaultPrefetch,
+                defaultOutboxRetentionMinutes: definition.defaultOutboxRetentionMinutes)
         } catch {
             Logger(service: definition.name.rawValue).error("invalid configuration", ["error": "\(error)"])
             return 2

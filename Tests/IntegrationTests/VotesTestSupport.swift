@@ -48,8 +48,9 @@ enum VotesAPI {
         return output.split(separator: "\n").map(String.init)
     }
 
-    /// The ledger's view of one object: applied ballots, the sum of their amounts, their sequences in order, and
-    /// how many distinct event ids they have, and how many of those are in the outbox.
+    /// The ledger's view of one object: applied ballots, the sum of their amounts, their sequences in order, how
+    /// many distinct event ids they have, and how many of those events are still in the outbox (the votes service
+    /// deletes an event from it once the broker confirmed it).
     struct Ledger {
         var applied: Int
         var sum: Double

@@ -13,6 +13,9 @@ public enum VotesService {
         migrations: VotesMigrations.all,
         // Votes held at once are what a round can batch: with 32, 64 clients on one cat made rounds of about 8.
         defaultPrefetch: 256,
+        // Vote events are rebuilt from the ledger when needed (`vote-consumer replay`): once published, keeping
+        // them in the outbox too only cost PostgreSQL a second write of each.
+        defaultOutboxRetentionMinutes: 0,
         registerCommands: { router, pool, client, jobs in
             let service = try ServiceConfiguration.fromEnvironment(.votes)
             let configuration = try VotesConfiguration.fromEnvironment()
