@@ -55,6 +55,11 @@ public final class AMQPConnection: Sendable {
         case ack(tag: UInt64, generation: Int)
         case reject(tag: UInt64, generation: Int, requeue: Bool)
         case cancelConsumers(CheckedContinuation<Void, Never>)
+
+        var isSeveralMessages: Bool {
+            if case .publishConfirmed(let messages, _) = self { return messages.count > 1 }
+            return false
+        }
     }
 
     private struct PendingCall {
@@ -218,12 +223,13 @@ public final class AMQPConnection: Sendable {
     private func runLoop() {
         var session: AMQPSession?
         var confirms = ConfirmTracker<CheckedContinuation<Void, any Error>>()
+        var unsettled = UnsettledDeliveries()
         var generation = 0
         var backoff = 0.1
         var lastSweep = DispatchTime.now().uptimeNanoseconds
         while true {
             if state.withLock({ $0.stopping }) {
-                if let session { try? perform(takeOperations(), on: session, confirms: &confirms) }
+                if let session { try? perform(takeOperations(), on: session, confirms: &confirms, unsettled: &unsettled) }
                 session?.close()
                 connectionEnded(reason: .unavailable, confirms: &confirms)
                 finish()
@@ -233,6 +239,7 @@ public final class AMQPConnection: Sendable {
                 generation += 1
                 do {
                     session = try connect(generation: generation)
+                    unsettled.reset()
                     backoff = 0.1
                     state.withLock { $0.connected = true }
                     logger.info("connected to the message broker", ["amqp.url": url.description])
@@ -247,8 +254,8 @@ public final class AMQPConnection: Sendable {
                 continue
             }
             do {
-                try perform(takeOperations(), on: current, confirms: &confirms)
-                try readAvailable(current, confirms: &confirms)
+                try perform(takeOperations(), on: current, confirms: &confirms, unsettled: &unsettled)
+                try readAvailable(current, confirms: &confirms, unsettled: &unsettled)
             } catch {
                 logger.warning("lost the connection to the message broker; reconnecting", ["error": "\(error)"])
                 current.abandon()
@@ -290,9 +297,34 @@ public final class AMQPConnection: Sendable {
     }
 
     private func perform(_ queued: [Operation], on session: AMQPSession,
-                         confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) throws {
+                         confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>,
+                         unsettled: inout UnsettledDeliveries) throws {
         let operations = Self.coalesced(queued)
+        guard operations.count > 1 || operations.contains(where: \.isSeveralMessages) else {
+            return try send(operations, on: session, confirms: &confirms, unsettled: &unsettled)
+        }
+        try session.corked { () throws(AMQPSession.Failure) in
+            try send(operations, on: session, confirms: &confirms, unsettled: &unsettled)
+        }
+    }
+
+    private func send(_ operations: [Operation], on session: AMQPSession,
+                      confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>,
+                      unsettled: inout UnsettledDeliveries) throws(AMQPSession.Failure) {
+        // Acks in a row go out together (see `UnsettledDeliveries`), before whatever follows them.
+        var acks: [UInt64] = []
         for (index, operation) in operations.enumerated() {
+            if case .ack(let tag, let generation) = operation {
+                // An ack from before a reconnect is dropped: the broker redelivers that message anyway.
+                if generation == session.generation { acks.append(tag) }
+                continue
+            }
+            do {
+                try sendAcks(&acks, on: session, unsettled: &unsettled)
+            } catch {
+                failUnsent(Array(operations[index...]), reason: .connectionLost)
+                throw error
+            }
             do {
                 switch operation {
                 case .publish(let message):
@@ -300,10 +332,9 @@ public final class AMQPConnection: Sendable {
                 case .publishConfirmed(let messages, let continuation):
                     confirms.published(count: messages.count, waiter: continuation)
                     for message in messages { try session.publish(message, channel: AMQPSession.confirmChannel) }
-                case .ack(let tag, let generation) where generation == session.generation:
-                    try session.ack(tag: tag)
                 case .reject(let tag, let generation, let requeue) where generation == session.generation:
                     try session.reject(tag: tag, requeue: requeue)
+                    unsettled.settled(tag)
                 case .ack, .reject:
                     continue   // from before a reconnect: the broker redelivers that message anyway
                 case .cancelConsumers(let continuation):
@@ -319,10 +350,21 @@ public final class AMQPConnection: Sendable {
                 throw error
             }
         }
+        try sendAcks(&acks, on: session, unsettled: &unsettled)
+    }
+
+    private func sendAcks(_ acks: inout [UInt64], on session: AMQPSession,
+                          unsettled: inout UnsettledDeliveries) throws(AMQPSession.Failure) {
+        guard !acks.isEmpty else { return }
+        let (upTo, single) = unsettled.acks(for: acks)
+        acks.removeAll(keepingCapacity: true)
+        if let upTo { try session.ack(tag: upTo, multiple: true) }
+        for tag in single { try session.ack(tag: tag) }
     }
 
     private func readAvailable(_ session: AMQPSession,
-                               confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) throws {
+                               confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>,
+                               unsettled: inout UnsettledDeliveries) throws {
         if !session.hasBufferedData {
             let waitingForReplies = state.withLock { !$0.calls.isEmpty }
             var fds = [pollfd(fd: session.socket, events: Int16(POLLIN), revents: 0),
@@ -335,6 +377,9 @@ public final class AMQPConnection: Sendable {
         while let incoming = try session.nextIncoming() {
             switch incoming {
             case .delivery(let consumerTag, let delivery):
+                if options.consumers.indices.contains(where: { self.consumerTag($0) == consumerTag && !options.consumers[$0].autoAck }) {
+                    unsettled.delivered(delivery.tag)
+                }
                 dispatch(delivery, consumerTag: consumerTag)
             case .confirm(let tag, let multiple, let negative):
                 for settled in confirms.settle(tag: tag, multiple: multiple, negative: negative) {
