@@ -13,7 +13,7 @@ extension GatewayResponder: HTTPStreamingResponder {
     }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        let requestId = head.headers["X-Parse-Request-Id"] ?? RandomUUID.string()
+        let requestId = head.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         guard let path = routePath(head.path) else { return ParseResponses.unknownRoute(head.method, head.path) }
         return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
             .respondStreamed(to: head, body: body, path: path, requestId: requestId,

@@ -47,7 +47,7 @@ struct GatewayResponder: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let requestId = request.headers["X-Parse-Request-Id"] ?? RandomUUID.string()
+        let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
         let started = ContinuousClock.now
         let response = await route(request, requestId: requestId, log: log)

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import VotesCore
+import Runtime
 
-@Suite struct TimeOrderedUUIDTests {
+@Suite struct TimeOrderedUUIDUnitTests {
     @Test func isAVersion7UUIDWhoseFirstBitsAreTheTimeInMilliseconds() throws {
         let date = Date(timeIntervalSince1970: 1_764_530_000.123)
         let text = TimeOrderedUUID.string(at: date)
