@@ -15,8 +15,9 @@ struct CounterRound {
 
     /// Applies the class's ballots on `connection`, inside a transaction. `sending` are statements still to send
     /// (the transaction's BEGIN, the previous class's write): they go out with this round's first, so a round costs
-    /// two round trips (the schema with the row locks, then the earlier ballots) when this process has the class's
-    /// schema, three when not. Returns the outcomes and the statements left to send: this class's write.
+    /// one round trip (the schema, the row locks and the earlier ballots) when this process has the class's schema,
+    /// two when not. Returns the outcomes and the statements left to send: this class's write, which goes out
+    /// with the COMMIT (or the next class's first trip).
     func apply(on connection: PostgresConnection,
                sending leading: [PostgresStatement]) async throws -> (outcomes: [Outcome], unsent: [PostgresStatement]) {
         do {
@@ -35,26 +36,22 @@ struct CounterRound {
         }
         guard !live.isEmpty else { return (outcomes, leading) }
 
-        // The schema is read in the transaction; the rows are locked in the same trip with the columns of the
-        // schema this process last read, kept only if the schema read now is that one.
+        // The schema is read in the transaction, and in the same round trip the rows are locked and the earlier
+        // ballots read (after the locks: the server runs the statements in order), with the columns of the schema
+        // this process read last; those results are kept only if the schema read now is that one.
         let cached = SchemaCache.shared.get(className)
-        let guessed = cached.map { lockStatement(countable(live, schema: $0).counted, schema: $0) } ?? nil
-        let opened = try await connection.pipeline(leading + [SchemaStore.loadStatement(className)] + (guessed.map { [$0] } ?? []))
+        let guessed = cached.map { roundStatements(countable(live, schema: $0).counted, schema: $0) } ?? []
+        let opened = try await connection.pipeline(leading + [SchemaStore.loadStatement(className)] + guessed)
         guard let schema = SchemaStore.loaded(className, opened[leading.count]) else {
             return (outcomes + Self.refuse(live, CounterTally.notFound), [])
         }
         let (counted, refused) = countable(live, schema: schema)
         outcomes += refused
-        guard let lock = lockStatement(counted, schema: schema) else { return (outcomes, []) }
-        let locked = guessed != nil && cached?.fingerprint == schema.fingerprint && !schema.fingerprint.isEmpty
-            ? opened[leading.count + 1] : try await connection.pipeline([lock])[0]
-        let rows = lockedRows(locked, fields: fields(counted))
-
-        // The row locks order every ballot of these objects; what is read after taking them includes all earlier ones.
-        let present = counted.filter { rows[$0.objectId] != nil }
-        let earlier = try await readEarlier(ballotIds: counted.flatMap { $0.ballots.map { $0.ballotId } },
-                                            targets: present.map { Target(objectId: $0.objectId, field: $0.field) },
-                                            likes: Self.askedLikes(present.filter { $0.oncePerUser }), on: connection)
+        guard !counted.isEmpty else { return (outcomes, []) }
+        let read = !guessed.isEmpty && cached?.fingerprint == schema.fingerprint && !schema.fingerprint.isEmpty
+            ? Array(opened.suffix(2)) : try await connection.pipeline(roundStatements(counted, schema: schema))
+        let rows = lockedRows(read[0], fields: fields(counted))
+        let earlier = Self.earlier(read[1])
         var tally = CounterTally(schema: schema, rows: rows, earlier: earlier.outcomes, lastSequences: earlier.lastSequences,
                                  likes: earlier.likes, updatedAt: ParseDate.string(from: ObjectWriter.now()))
         for group in counted { tally.decide(group) }
@@ -117,14 +114,20 @@ struct CounterRound {
         return rows
     }
 
-    /// What the locked counters have already seen: the outcomes of ballots applied before (a retry), each
-    /// counter's last sequence, and which of the voters already like it. One round trip: the three reads are the
-    /// branches of one UNION ALL, told apart by their first column, with the other columns reused per branch.
-    private func readEarlier(ballotIds: [String], targets: [Target], likes: [CounterTally.Like],
-                             on connection: PostgresConnection) async throws
-        -> (outcomes: [String: Outcome], lastSequences: [Target: Int], likes: Set<CounterTally.Like>) {
+    /// The row locks, then what the locked counters have already seen; none when nothing is counted.
+    private func roundStatements(_ counted: [ApplyIncrements], schema: ClassSchema) -> [PostgresStatement] {
+        guard let lock = lockStatement(counted, schema: schema) else { return [] }
+        return [lock, earlierStatement(counted)]
+    }
+
+    /// What the counters of `counted` have already seen: the outcomes of ballots applied before (a retry), each
+    /// counter's last sequence, and which of the voters already like it. One statement: the three reads are the
+    /// branches of one UNION ALL, told apart by their first column, with the other columns reused per branch. (A
+    /// counter of an object that does not exist reads no sequence and no like, and is never used.)
+    private func earlierStatement(_ counted: [ApplyIncrements]) -> PostgresStatement {
         let literal = SQLParameters.arrayLiteral
-        let result = try await connection.query("""
+        let likes = Self.askedLikes(counted.filter { $0.oncePerUser })
+        return PostgresStatement("""
             SELECT 'applied' AS kind, ballot_id::text AS a, NULL::text AS b, NULL::text AS c, amount, total, sequence, updated_at
             FROM vote_applied WHERE ballot_id = ANY($2::uuid[])
             UNION ALL
@@ -135,8 +138,13 @@ struct CounterRound {
             SELECT 'like', l.object_id, l.field, l.voter, NULL, NULL, NULL, NULL FROM vote_likes l
             JOIN unnest($5::text[], $6::text[], $7::text[]) AS x(o, f, v) ON l.object_id = x.o AND l.field = x.f AND l.voter = x.v
             WHERE l.class_name = $1
-            """, [className, literal(ballotIds), literal(targets.map { $0.objectId }), literal(targets.map { $0.field }),
+            """, [className, literal(counted.flatMap { $0.ballots.map { $0.ballotId } }),
+                  literal(counted.map { $0.objectId }), literal(counted.map { $0.field }),
                   literal(likes.map { $0.target.objectId }), literal(likes.map { $0.target.field }), literal(likes.map { $0.voter })])
+    }
+
+    private static func earlier(_ result: PostgresResult)
+        -> (outcomes: [String: Outcome], lastSequences: [Target: Int], likes: Set<CounterTally.Like>) {
         var outcomes: [String: Outcome] = [:]
         var last: [Target: Int] = [:]
         var liked = Set<CounterTally.Like>()
