@@ -6,21 +6,34 @@ import Foundation
 /// C string copies for libpq calls that take `const char *const *` arrays.
 enum CStringArray {
     /// Calls `body` with one C string per element (nil stays NULL) and, when `nullTerminated`,
-    /// a trailing NULL. The pointers are valid only inside `body`.
+    /// a trailing NULL. The pointers are valid only inside `body`. The strings are copied into one buffer with
+    /// `memchr` and `memcpy`: a copy and a scan byte by byte per parameter were a few per cent of a service's CPU
+    /// when it binds thousands of values a second.
     static func with<Result>(_ strings: [String?], nullTerminated: Bool = false,
                              _ body: ([UnsafePointer<CChar>?]) throws -> Result) throws -> Result {
-        var copies: [UnsafeMutablePointer<CChar>?] = []
-        copies.reserveCapacity(strings.count + 1)
-        defer { copies.forEach { free($0) } }
+        let total = strings.reduce(0) { $0 + ($1.map { $0.utf8.count + 1 } ?? 0) }
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(total, 1))
+        defer { buffer.deallocate() }
+        var pointers: [UnsafePointer<CChar>?] = []
+        pointers.reserveCapacity(strings.count + 1)
+        var offset = 0
         for string in strings {
-            guard let string else { copies.append(nil); continue }
-            // A C string ends at the first NUL: refuse rather than silently truncate the value.
-            guard !string.utf8.contains(0) else {
-                throw PostgresError(sqlState: "22021", message: "a parameter contains a NUL character")
+            guard var string else { pointers.append(nil); continue }
+            let start = buffer + offset
+            let copied = string.withUTF8 { bytes -> Bool in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+                // A C string ends at the first NUL: refuse rather than silently truncate the value.
+                guard memchr(base, 0, bytes.count) == nil else { return false }
+                memcpy(start, base, bytes.count)
+                return true
             }
-            copies.append(strdup(string))
+            guard copied else { throw PostgresError(sqlState: "22021", message: "a parameter contains a NUL character") }
+            let count = string.utf8.count
+            start[count] = 0
+            pointers.append(UnsafePointer(start))
+            offset += count + 1
         }
-        if nullTerminated { copies.append(nil) }
-        return try body(copies.map { $0.map { UnsafePointer($0) } })
+        if nullTerminated { pointers.append(nil) }
+        return try body(pointers)
     }
 }
