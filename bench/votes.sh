@@ -48,8 +48,15 @@ cleanup() {
 # transaction) of each stack process during the measured run (cpu_per_request in lib.sh).
 declare -A RESULTS=() CPU=()
 
+# Every run starts from vacuumed tables, so that it does not pay for the dead rows the run before it left (a
+# vacuum of pgbench's accounts, started by autovacuum, used to land in the votes spread run).
+vacuum_all() {
+    "$PG_BIN/vacuumdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres --all --quiet
+}
+
 measure_wrk() {
     local name=$1 script=$2 output
+    vacuum_all
     local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$BASE/health" >/dev/null
@@ -65,6 +72,7 @@ measure_wrk() {
 measure_pgbench() {
     local name=$1 output tps p50 p99
     shift
+    vacuum_all
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
     rm -f "$WORK_DIR"/pgbench_log.*
