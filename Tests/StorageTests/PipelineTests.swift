@@ -6,74 +6,77 @@ struct PipelineTests {
     /// Statements sent together answer in order, as if sent one at a time; the third run of a text uses the
     /// statement prepared on the second.
     @Test func answersEveryStatementInOrderAndPreparesRepeatedOnes() async throws {
-        let connection = try await PostgresConnection.connect(url: TestDatabase.url)
-        let table = TestDatabase.uniqueName("pipeline")
-        let insert = "INSERT INTO \(table) (id, n) VALUES ($1, $2::integer) RETURNING n"
-        _ = try await connection.query("CREATE TABLE \(table) (id text PRIMARY KEY, n integer)")
-        for round in 0..<3 {
-            let results = try await connection.pipeline([
-                PostgresStatement(insert, ["a\(round)", 1]),
-                PostgresStatement(insert, ["b\(round)", nil]),
-                PostgresStatement("SELECT count(*) AS n FROM \(table)"),
-            ])
-            #expect(results.map(\.commandTag) == ["INSERT 0 1", "INSERT 0 1", "SELECT 1"])
-            #expect(results[0].first?["n"] == "1" && results[1].first?["n"] == nil)
-            #expect(results[2].first?["n"] == String(2 * (round + 1)))
+        try await withTable("id text PRIMARY KEY, n integer") { connection, table in
+            let insert = "INSERT INTO \(table) (id, n) VALUES ($1, $2::integer) RETURNING n"
+            for round in 0..<3 {
+                let results = try await connection.pipeline([
+                    PostgresStatement(insert, ["a\(round)", 1]),
+                    PostgresStatement(insert, ["b\(round)", nil]),
+                    PostgresStatement("SELECT count(*) AS n FROM \(table)"),
+                ])
+                #expect(results.map(\.commandTag) == ["INSERT 0 1", "INSERT 0 1", "SELECT 1"])
+                #expect(results[0].first?["n"] == "1" && results[1].first?["n"] == nil)
+                #expect(results[2].first?["n"] == String(2 * (round + 1)))
+            }
+            let prepared = try await connection.query(
+                "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1", [insert]).first?["n"]
+            #expect(prepared == "1")
         }
-        let prepared = try await connection.query(
-            "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1", [insert]).first?["n"]
-        #expect(prepared == "1")
-        _ = try await connection.query("DROP TABLE \(table)")
-        await connection.close()
     }
 
     /// The first failing statement's error is thrown and the ones after it do not run; outside a transaction the
     /// statements sent together are one implicit transaction, so the ones before it are undone too; the connection
     /// is usable afterwards.
     @Test func stopsAtTheFirstErrorAndStaysUsable() async throws {
-        let connection = try await PostgresConnection.connect(url: TestDatabase.url)
-        let table = TestDatabase.uniqueName("pipeline")
-        _ = try await connection.query("CREATE TABLE \(table) (id text PRIMARY KEY)")
-        let insert = "INSERT INTO \(table) VALUES ($1)"
-        await #expect(throws: PostgresError.self) {
-            try await connection.pipeline([
-                PostgresStatement(insert, ["a"]), PostgresStatement(insert, ["a"]), PostgresStatement(insert, ["c"]),
-            ])
+        try await withTable("id text PRIMARY KEY") { connection, table in
+            let insert = "INSERT INTO \(table) VALUES ($1)"
+            await #expect(throws: PostgresError.self) {
+                try await connection.pipeline([
+                    PostgresStatement(insert, ["a"]), PostgresStatement(insert, ["a"]), PostgresStatement(insert, ["c"]),
+                ])
+            }
+            let ids = try await connection.query("SELECT id FROM \(table) ORDER BY id").rows.compactMap { $0["id"] }
+            #expect(ids.isEmpty)
+            let error = await #expect(throws: PostgresError.self) {
+                try await connection.pipeline([PostgresStatement("SELECT no_such_column FROM \(table)")])
+            }
+            #expect(error?.sqlState == "42703")
+            #expect(try await connection.query("SELECT 1 AS one").first?["one"] == "1")
         }
-        let ids = try await connection.query("SELECT id FROM \(table) ORDER BY id").rows.compactMap { $0["id"] }
-        #expect(ids.isEmpty)
-        let error = await #expect(throws: PostgresError.self) {
-            try await connection.pipeline([PostgresStatement("SELECT no_such_column FROM \(table)")])
-        }
-        #expect(error?.sqlState == "42703")
-        #expect(try await connection.query("SELECT 1 AS one").first?["one"] == "1")
-        _ = try await connection.query("DROP TABLE \(table)")
-        await connection.close()
     }
 
     /// BEGIN travels with the body's first statements and COMMIT with its last ones; a failure rolls back all.
     @Test func pipelinedTransactionCommitsOrRollsBackAsOne() async throws {
+        try await withTable("id text PRIMARY KEY") { connection, table in
+            let insert = "INSERT INTO \(table) VALUES ($1)"
+            let value = try await connection.pipelinedTransaction { connection, opening in
+                let results = try await connection.pipeline(opening + [PostgresStatement(insert, ["a"])])
+                return (results.count, [PostgresStatement(insert, ["b"])])
+            }
+            #expect(value == 2)
+            await #expect(throws: PostgresError.self) {
+                try await connection.pipelinedTransaction { connection, opening in
+                    _ = try await connection.pipeline(opening + [PostgresStatement(insert, ["c"])])
+                    return (0, [PostgresStatement(insert, ["a"])])
+                }
+            }
+            let ids = try await connection.query("SELECT id FROM \(table) ORDER BY id").rows.compactMap { $0["id"] }
+            #expect(ids == ["a", "b"])
+            // SAVEPOINT is refused outside a transaction block: none was left open.
+            let outside = await #expect(throws: PostgresError.self) { try await connection.query("SAVEPOINT probe") }
+            #expect(outside?.sqlState == "25P01")
+        }
+    }
+
+    /// A connection and a table of the test's own with `columns`, dropped and closed afterwards.
+    private func withTable(_ columns: String, _ body: (PostgresConnection, String) async throws -> Void) async throws {
         let connection = try await PostgresConnection.connect(url: TestDatabase.url)
         let table = TestDatabase.uniqueName("pipeline")
-        _ = try await connection.query("CREATE TABLE \(table) (id text PRIMARY KEY)")
-        let insert = "INSERT INTO \(table) VALUES ($1)"
-        let value = try await connection.pipelinedTransaction { connection, opening in
-            let results = try await connection.pipeline(opening + [PostgresStatement(insert, ["a"])])
-            return (results.count, [PostgresStatement(insert, ["b"])])
-        }
-        #expect(value == 2)
-        await #expect(throws: PostgresError.self) {
-            try await connection.pipelinedTransaction { connection, opening in
-                _ = try await connection.pipeline(opening + [PostgresStatement(insert, ["c"])])
-                return (0, [PostgresStatement(insert, ["a"])])
-            }
-        }
-        let ids = try await connection.query("SELECT id FROM \(table) ORDER BY id").rows.compactMap { $0["id"] }
-        #expect(ids == ["a", "b"])
-        // SAVEPOINT is refused outside a transaction block: none was left open.
-        let outside = await #expect(throws: PostgresError.self) { try await connection.query("SAVEPOINT probe") }
-        #expect(outside?.sqlState == "25P01")
-        _ = try await connection.query("DROP TABLE \(table)")
+        _ = try await connection.query("CREATE TABLE \(table) (\(columns))")
+        var failure: (any Error)?
+        do { try await body(connection, table) } catch { failure = error }
+        _ = try? await connection.query("DROP TABLE \(table)")
         await connection.close()
+        if let failure { throw failure }
     }
 }
