@@ -92,6 +92,8 @@ public final class AMQPConnection: Sendable {
 
     private let url: AMQPURL
     private let options: Options
+    /// The consumers whose deliveries wait for an ack (the others are settled by the broker as it sends them).
+    private let acknowledgedConsumerTags: Set<String>
     private let logger: Logger
     private let state = Mutex(State())
     private let wake = WakePipe()
@@ -100,6 +102,8 @@ public final class AMQPConnection: Sendable {
     public init(url: AMQPURL, options: Options, logger: Logger) {
         self.url = url
         self.options = options
+        acknowledgedConsumerTags = Set(options.consumers.indices.filter { !options.consumers[$0].autoAck }
+            .map { Self.consumerTag(options.name, $0) })
         self.logger = logger.with("amqp.connection", options.name)
     }
 
@@ -217,7 +221,8 @@ public final class AMQPConnection: Sendable {
 
     // MARK: - The connection thread
 
-    private func consumerTag(_ index: Int) -> String { "\(options.name).\(index)" }
+    private static func consumerTag(_ connectionName: String, _ index: Int) -> String { "\(connectionName).\(index)" }
+    private func consumerTag(_ index: Int) -> String { Self.consumerTag(options.name, index) }
     private var replyConsumerTag: String { "\(options.name).replies" }
 
     private func runLoop() {
@@ -377,9 +382,7 @@ public final class AMQPConnection: Sendable {
         while let incoming = try session.nextIncoming() {
             switch incoming {
             case .delivery(let consumerTag, let delivery):
-                if options.consumers.indices.contains(where: { self.consumerTag($0) == consumerTag && !options.consumers[$0].autoAck }) {
-                    unsettled.delivered(delivery.tag)
-                }
+                if acknowledgedConsumerTags.contains(consumerTag) { unsettled.delivered(delivery.tag) }
                 dispatch(delivery, consumerTag: consumerTag)
             case .confirm(let tag, let multiple, let negative):
                 for settled in confirms.settle(tag: tag, multiple: multiple, negative: negative) {

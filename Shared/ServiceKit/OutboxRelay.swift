@@ -80,7 +80,7 @@ final class OutboxRelay: Sendable {
     /// One batch in one transaction and one statement: the rows are marked published (or deleted) as they are
     /// read, and the change commits only once the broker has confirmed them. Until then the rows stay locked, so no
     /// other relay sends them too; a publish that fails rolls the change back. (Reading the rows `FOR UPDATE` first
-    /// and marking them after cost a second statement and a lock written to the WAL for every row.)
+    /// and marking them after cost a second statement and its round trip.)
     func relayBatch() async throws -> Int {
         guard publisher.isConnected else { return 0 }
         let publisher = self.publisher
