@@ -39,11 +39,14 @@ struct ApplyIncrementHandler: Sendable {
     private func apply(_ byClass: [String: [ApplyIncrements]]) async throws -> AppliedIncrements {
         try await pool.withConnection { connection in
             try await connection.pipelinedTransaction { connection, opening in
-                // Plans made for these values, not a plan cached once: a prepared statement's generic plan is kept
-                // until the table is next analyzed, and one made while `vote_applied` or a class was nearly empty
-                // scans the whole table (measured: a sequential scan of 64 000 applied ballots per round, a minute
-                // after a fresh start, which made posts' database cost 400 us per vote instead of 60).
-                var unsent = opening + [PostgresStatement("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")]
+                // One plan per statement and session, made without sequential scans: every statement of a round
+                // reaches its rows through a primary key or `vote_applied_sequence`. A generic plan made while
+                // `vote_applied` or a class was nearly empty chose a sequential scan and kept it until the table
+                // was next analyzed (64 000 applied ballots read per round a minute after a fresh start: 400 us of
+                // posts' database per vote instead of 60); planning every round afresh instead cost two thirds of
+                // posts' database CPU per vote (bench/votes.md).
+                var unsent = opening + [PostgresStatement(
+                    "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")]
                 var outcomes: [AppliedIncrements.Outcome] = []
                 for className in byClass.keys.sorted() {
                     let round = try await CounterRound(className: className, groups: byClass[className] ?? [])
