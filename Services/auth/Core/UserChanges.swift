@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Query
 
 /// What a signup or a user update asks to change, checked field by field before anything is stored.
 struct UserChanges: Sendable {
@@ -65,7 +66,7 @@ struct UserChanges: Sendable {
                 if let operation = value["__op"]?.stringValue {
                     throw ParseError(.invalidJSON, "The \(operation) operation is not supported on _User fields yet.")
                 }
-                try Self.checkNestedKeys(value)
+                try ValueStorage.checkNestedKeys(value)
                 set[key] = value
             }
         }
@@ -80,21 +81,5 @@ struct UserChanges: Sendable {
         guard let at = text.firstIndex(of: "@") else { return false }
         return at != text.startIndex && text.index(after: at) != text.endIndex
             && !text.contains(where: { $0 == "\n" || $0 == "\r" })
-    }
-
-    private static func checkNestedKeys(_ value: JSONValue) throws {
-        switch value {
-        case .object(let object):
-            for (key, nested) in object {
-                if key.contains("$") || key.contains(".") {
-                    throw ParseError(.invalidNestedKey, "Nested keys should not contain the '$' or '.' characters")
-                }
-                try checkNestedKeys(nested)
-            }
-        case .array(let items):
-            try items.forEach(checkNestedKeys)
-        default:
-            return
-        }
     }
 }
