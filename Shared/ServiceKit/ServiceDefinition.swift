@@ -12,6 +12,8 @@ public struct ServiceDefinition: Sendable {
     /// Minutes a published event stays in the outbox unless `PARSE_OUTBOX_RETENTION_MINUTES` says otherwise; 0
     /// deletes it once the broker confirmed it.
     public var defaultOutboxRetentionMinutes: Int
+    /// Server settings every session to the service's database starts with (`PostgresConfiguration.settings`).
+    public var databaseSettings: [String: String]
     /// Registers the service's command handlers and adds its background jobs; they reach the service's own
     /// database through the pool and other services through the client, which the host starts before and stops
     /// after the handlers and jobs run. The host starts the jobs once the service consumes its queue and cancels
@@ -19,13 +21,14 @@ public struct ServiceDefinition: Sendable {
     public var registerCommands: @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
 
     public init(name: ServiceName, migrations: [Migration], defaultPrefetch: Int = 32,
-                defaultOutboxRetentionMinutes: Int = 1_440,
+                defaultOutboxRetentionMinutes: Int = 1_440, databaseSettings: [String: String] = [:],
                 registerCommands: @escaping @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
                     = { _, _, _, _ in }) {
         self.name = name
         self.migrations = migrations
         self.defaultPrefetch = defaultPrefetch
         self.defaultOutboxRetentionMinutes = defaultOutboxRetentionMinutes
+        self.databaseSettings = databaseSettings
         self.registerCommands = registerCommands
     }
 }

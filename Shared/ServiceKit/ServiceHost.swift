@@ -38,7 +38,8 @@ public enum ServiceHost {
         logger.info("starting", ["version": version, "database": (try? PostgresDatabase.name(in: configuration.databaseURL)) ?? "?"])
         try await waitForDatabase(configuration, logger: logger)
         let pool = PostgresPool(configuration: PostgresConfiguration(url: configuration.databaseURL,
-                                                                     poolSize: configuration.databasePoolSize),
+                                                                     poolSize: configuration.databasePoolSize,
+                                                                     settings: definition.databaseSettings),
                                 logger: logger)
         let applied = try await Migrator.migrate(definition.migrations, on: pool, logger: logger)
         logger.info("database ready", ["migrations.applied": applied.map(String.init).joined(separator: ",")])

@@ -94,7 +94,8 @@ public actor PostgresPool {
 
     private func openConnection() async throws -> PostgresConnection {
         do {
-            return try await PostgresConnection.connect(parameters: ConnectionParameters(url: configuration.url))
+            return try await PostgresConnection.connect(
+                parameters: ConnectionParameters(url: configuration.url, settings: configuration.settings))
         } catch {
             logger.error("cannot connect to PostgreSQL", ["error": "\(error)"])
             openCount -= 1

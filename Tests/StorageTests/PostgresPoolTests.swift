@@ -75,6 +75,25 @@ struct PostgresPoolTests {
         await pool.close()
     }
 
+    @Test func sessionsStartWithTheConfiguredSettings() async throws {
+        let pool = PostgresPool(
+            configuration: PostgresConfiguration(url: TestDatabase.url(), poolSize: 2,
+                                                 settings: ["enable_seqscan": "off", "application_name": "with a space"]),
+            logger: TestDatabase.logger)
+        // Both connections, each checked while the other is lent, so that each is a session of its own.
+        try await pool.withConnection { first in
+            try await pool.withConnection { second in
+                for connection in [first, second] {
+                    let row = try await connection.query(
+                        "SELECT current_setting('enable_seqscan') AS scan, current_setting('application_name') AS name").first
+                    #expect(row?["scan"] == "off")
+                    #expect(row?["name"] == "with a space")
+                }
+            }
+        }
+        await pool.close()
+    }
+
     @Test func recoversAfterTheServerDropsItsConnections() async throws {
         let applicationName = TestDatabase.uniqueName("recovery")
         let pool = TestDatabase.pool(size: 2, applicationName: applicationName)
