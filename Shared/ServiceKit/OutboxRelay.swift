@@ -17,6 +17,9 @@ final class OutboxRelay: Sendable {
     private let batchSize: Int
     private let retention: Duration
 
+    /// For the relay's transaction: no sequential scan of the outbox (see `relayBatch`).
+    static let indexesOnly = PostgresStatement("SELECT set_config('enable_seqscan', 'off', true)")
+
     /// Rows deleted per statement, and the pause between two rounds of deletion.
     static let pruneBatch = 1_000
     static let pruneInterval = Duration.seconds(60)
@@ -81,20 +84,25 @@ final class OutboxRelay: Sendable {
     /// read, and the change commits only once the broker has confirmed them. Until then the rows stay locked, so no
     /// other relay sends them too; a publish that fails rolls the change back. (Reading the rows `FOR UPDATE` first
     /// and marking them after cost a second statement and its round trip.)
+    ///
+    /// The rows are taken by id (`= ANY`) and through the indexes only: the outbox is a queue, its statistics say
+    /// it is nearly empty while it holds the dead rows of every event since the last vacuum, and a plan made on
+    /// them (and kept for the connection's life) read the whole table twice per batch.
     func relayBatch() async throws -> Int {
         guard publisher.isConnected else { return 0 }
         let publisher = self.publisher
         let next = "SELECT id FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED"
         let take = retention > .zero
-            ? "UPDATE outbox AS o SET published_at = now() FROM (\(next)) AS n WHERE o.id = n.id"
-            : "DELETE FROM outbox AS o USING (\(next)) AS n WHERE o.id = n.id"
+            ? "UPDATE outbox AS o SET published_at = now()"
+            : "DELETE FROM outbox AS o"
         let statement = PostgresStatement("""
-            \(take) RETURNING o.id, o.event_id::text AS event_id, o.routing_key, o.payload::text AS payload,
+            \(take) WHERE o.id = ANY(ARRAY(\(next)))
+            RETURNING o.id, o.event_id::text AS event_id, o.routing_key, o.payload::text AS payload,
                 o.payload->>'type' AS type
             """, [batchSize])
         return try await pool.withConnection { connection in
             try await connection.pipelinedTransaction { connection, opening in
-                let rows = try await connection.pipeline(opening + [statement]).last?.rows ?? []
+                let rows = try await connection.pipeline(opening + [Self.indexesOnly, statement]).last?.rows ?? []
                 guard !rows.isEmpty else { return (0, []) }
                 // RETURNING follows no order: events leave in the order they were written.
                 let events = rows.sorted { Int($0["id"] ?? "") ?? 0 < Int($1["id"] ?? "") ?? 0 }.map { row in
