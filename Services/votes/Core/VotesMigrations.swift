@@ -40,7 +40,8 @@ enum VotesMigrations {
     /// - generic plans for this database's statements. They are all fixed batch statements over `unnest` of array
     ///   parameters, and PostgreSQL otherwise planned the settling statement again at every execution (about a
     ///   tenth of the ledger's database CPU). Sessions opened from now on use it; ALTER DATABASE needs no more than
-    ///   owning the database.
+    ///   owning the database. (The service now sets it for its own sessions, `VotesService.databaseSettings`,
+    ///   which also covers the session that ran this migration.)
     static let cheaperSettlement = Migration(version: 3, name: "cheaper settlement", sql: """
         CREATE UNIQUE INDEX IF NOT EXISTS ballots_applied_sequence ON ballots (class_name, object_id, field, sequence)
             WHERE sequence IS NOT NULL;

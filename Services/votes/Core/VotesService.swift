@@ -8,6 +8,17 @@ import Storage
 /// The `votes` service: the vote ledger and the vote events (see ARCHITECTURE.md, "The vote path", and
 /// docs/vote-events.md).
 public enum VotesService {
+    /// Plans that go through the indexes, whatever the statistics say. Every statement of the ledger reads or
+    /// writes a batch of ballots by key (`unnest` of array parameters joined on the primary key, `= ANY` on an
+    /// index) or walks an index in order. Its plans are generic, made once per session, possibly while the ledger
+    /// looks empty, and kept while it grows: a plan that scans or hashes the whole table because it was small then
+    /// costs more at every round. With these a join on a batch is a nested loop over the batch, one index lookup
+    /// per ballot.
+    static let databaseSettings = [
+        "plan_cache_mode": "force_generic_plan", "enable_seqscan": "off", "enable_hashjoin": "off",
+        "enable_mergejoin": "off",
+    ]
+
     public static let definition = ServiceDefinition(
         name: .votes,
         migrations: VotesMigrations.all,
@@ -16,6 +27,7 @@ public enum VotesService {
         // Vote events are rebuilt from the ledger when needed (`vote-consumer replay`): once published, keeping
         // them in the outbox too only cost PostgreSQL a second write of each.
         defaultOutboxRetentionMinutes: 0,
+        databaseSettings: databaseSettings,
         registerCommands: { router, pool, client, jobs in
             let service = try ServiceConfiguration.fromEnvironment(.votes)
             let configuration = try VotesConfiguration.fromEnvironment()
