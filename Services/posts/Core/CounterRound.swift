@@ -137,7 +137,7 @@ struct CounterRound {
             UNION ALL
             SELECT 'like', l.object_id, l.field, l.voter, NULL, NULL, NULL, NULL FROM vote_likes l
             JOIN unnest($5::text[], $6::text[], $7::text[]) AS x(o, f, v) ON l.object_id = x.o AND l.field = x.f AND l.voter = x.v
-            WHERE l.class_name = $1
+            WHERE l.class_name = $1 AND l.object_id = ANY($5::text[])
             """, [className, literal(counted.flatMap { $0.ballots.map { $0.ballotId } }),
                   literal(counted.map { $0.objectId }), literal(counted.map { $0.field }),
                   literal(likes.map { $0.target.objectId }), literal(likes.map { $0.target.field }), literal(likes.map { $0.voter })])
@@ -177,7 +177,9 @@ struct CounterRound {
     /// Every change in one statement: the counters and `updatedAt` (one UPDATE for all objects and fields of the
     /// class, a field an object does not change kept by COALESCE, as PostgreSQL applies only one of two updates
     /// of a row in one statement), the likes added and removed, and the ballots recorded in `vote_applied`. Nil
-    /// when there is nothing to write.
+    /// when there is nothing to write. Each join to a batch also names the batch's keys with `= ANY`, so that the
+    /// table is reached through its primary key whichever join order the plan takes: a generic plan made while a
+    /// table looked empty would otherwise walk all of it, joined to the batch, until the plan is made again.
     private func write(_ tally: CounterTally) -> PostgresStatement? {
         let literal = SQLParameters.arrayLiteral
         var parameters = SQLParameters()
@@ -185,7 +187,8 @@ struct CounterRound {
         let fields = Set(tally.totals.keys.map { $0.field }).sorted()
         if !fields.isEmpty {
             let objects = Set(tally.totals.keys.map { $0.objectId }).sorted()
-            var columns = ["id"], sources = [parameters.bind(literal(objects)) + "::text[]"], sets: [String] = []
+            let ids = parameters.bind(literal(objects)) + "::text[]"
+            var columns = ["id"], sources = [ids], sets: [String] = []
             for (index, field) in fields.enumerated() {
                 let values = objects.map { tally.totals[Target(objectId: $0, field: field)] }
                 sources.append(parameters.bind(TextArray.numbers(values)) + "::double precision[]")
@@ -196,7 +199,7 @@ struct CounterRound {
             parts.append("""
                 counters AS (UPDATE \(table) AS t SET \(sets.joined(separator: ", ")), "updatedAt" = \(updatedAt)::timestamptz
                     FROM unnest(\(sources.joined(separator: ", "))) AS x(\(columns.joined(separator: ", ")))
-                    WHERE t."objectId" = x.id RETURNING 1)
+                    WHERE t."objectId" = ANY(\(ids)) AND t."objectId" = x.id RETURNING 1)
                 """)
         }
         let className = parameters.bind(self.className)
@@ -212,10 +215,12 @@ struct CounterRound {
         }
         let removed = tally.likesRemoved
         if !removed.isEmpty {
+            let objects = parameters.bind(literal(removed.map { $0.target.objectId })) + "::text[]"
             parts.append("""
-                unliked AS (DELETE FROM vote_likes l USING unnest(\(parameters.bind(literal(removed.map { $0.target.objectId })))::text[],
+                unliked AS (DELETE FROM vote_likes l USING unnest(\(objects),
                         \(parameters.bind(literal(removed.map { $0.target.field })))::text[], \(parameters.bind(literal(removed.map { $0.voter })))::text[]) AS x(o, f, v)
-                    WHERE l.class_name = \(className) AND l.object_id = x.o AND l.field = x.f AND l.voter = x.v RETURNING 1)
+                    WHERE l.class_name = \(className) AND l.object_id = ANY(\(objects)) AND l.object_id = x.o AND l.field = x.f
+                        AND l.voter = x.v RETURNING 1)
                 """)
         }
         let recorded = tally.recorded
