@@ -17,6 +17,17 @@ final class OutboxRelay: Sendable {
     private let batchSize: Int
     private let retention: Duration
 
+    /// Takes (marks published, or deletes) the next `$1` unpublished rows and returns them.
+    static func batchSQL(deleting: Bool) -> String {
+        let next = "SELECT id FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED"
+        return """
+            \(deleting ? "DELETE FROM outbox AS o" : "UPDATE outbox AS o SET published_at = now()")
+            WHERE o.id = ANY(ARRAY(\(next)))
+            RETURNING o.id, o.event_id::text AS event_id, o.routing_key, o.payload::text AS payload,
+                o.payload->>'type' AS type
+            """
+    }
+
     /// For the relay's transaction: no sequential scan of the outbox (see `relayBatch`).
     static let indexesOnly = PostgresStatement("SELECT set_config('enable_seqscan', 'off', true)")
 
@@ -91,15 +102,7 @@ final class OutboxRelay: Sendable {
     func relayBatch() async throws -> Int {
         guard publisher.isConnected else { return 0 }
         let publisher = self.publisher
-        let next = "SELECT id FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED"
-        let take = retention > .zero
-            ? "UPDATE outbox AS o SET published_at = now()"
-            : "DELETE FROM outbox AS o"
-        let statement = PostgresStatement("""
-            \(take) WHERE o.id = ANY(ARRAY(\(next)))
-            RETURNING o.id, o.event_id::text AS event_id, o.routing_key, o.payload::text AS payload,
-                o.payload->>'type' AS type
-            """, [batchSize])
+        let statement = PostgresStatement(Self.batchSQL(deleting: retention == .zero), [batchSize])
         return try await pool.withConnection { connection in
             try await connection.pipelinedTransaction { connection, opening in
                 let rows = try await connection.pipeline(opening + [Self.indexesOnly, statement]).last?.rows ?? []

@@ -4,8 +4,8 @@ import Runtime
 import Storage
 import Testing
 
-/// The relay's deletion of published events past their retention, on a scratch database of the test stack's
-/// PostgreSQL (`PARSE_TEST_DATABASE_URL`).
+/// The outbox relay's statements (deleting published events past their retention, taking a batch), on a scratch
+/// database of the test stack's PostgreSQL (`PARSE_TEST_DATABASE_URL`).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["PARSE_TEST_DATABASE_URL"] != nil, "needs PARSE_TEST_DATABASE_URL"))
 struct OutboxPruneTests {
     static let logger = Logger(service: "servicekit-tests", level: .warning)
@@ -29,6 +29,29 @@ struct OutboxPruneTests {
             #expect(left.rows.first?["pending"] == "4")
             #expect(left.rows.first?["total"] == "7")
             #expect(try await OutboxRelay.prune(pool, olderThan: .seconds(86_400)) == 0)
+        }
+    }
+
+    /// The relay's plans as a session makes them on an outbox whose statistics say it is empty (it is a queue: it
+    /// often holds nothing but the dead rows of the events since the last vacuum), with the relay's setting.
+    @Test func theRelayTakesItsBatchThroughTheIndexes() async throws {
+        try await Self.withScratchOutbox { pool in
+            _ = try await pool.query("ANALYZE outbox")
+            for deleting in [true, false] {
+                let plan = try await pool.withConnection { connection in
+                    _ = try await connection.query("BEGIN")
+                    _ = try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan")
+                    _ = try await connection.query(OutboxRelay.indexesOnly.sql)
+                    _ = try await connection.query("PREPARE relay AS \(OutboxRelay.batchSQL(deleting: deleting))")
+                    let lines = try await connection.query("EXPLAIN EXECUTE relay(200)").rows.compactMap { $0[0] }
+                    _ = try await connection.query("DEALLOCATE relay")
+                    _ = try await connection.query("ROLLBACK")
+                    return lines
+                }
+                let text = plan.joined(separator: "\n")
+                #expect(plan.contains { $0.contains("Index Cond: (id = ANY") }, "\(text)")
+                #expect(!plan.contains { $0.contains("Seq Scan") || $0.contains("Join") || $0.contains("Nested Loop") }, "\(text)")
+            }
         }
     }
 

@@ -70,33 +70,8 @@ struct BallotLedger: Sendable {
             }
         }
         let literal = SQLParameters.arrayLiteral
-        // Every part runs whether or not the final INSERT reads it; the outbox rows are those `Outbox.add` writes.
-        // Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
-        // plan picks: a generic plan made while the ledger looked empty (the statistics of a fresh database) read
-        // the whole table at every round, joined to the batch. `pending` is a parameter ($15): with the literal,
-        // the plan read the whole `ballots_pending` index (every pending ballot, and the entries of every ballot
-        // settled since the last vacuum) into a hash at every round.
-        _ = try await pool.query("""
-            WITH refused AS (
-                UPDATE ballots AS b SET state = 'rejected', error_code = x.code, error_message = x.message
-                FROM unnest($1::uuid[], $2::integer[], $3::text[]) AS x(id, code, message)
-                WHERE b.ballot_id = ANY($1::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING 1
-            ), unchanged AS (
-                UPDATE ballots AS b SET state = 'unchanged', amount = 0, total = x.total, updated_at = x.updated,
-                    applied_at = now()
-                FROM unnest($4::uuid[], $5::double precision[], $6::text[]) AS x(id, total, updated)
-                WHERE b.ballot_id = ANY($4::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING 1
-            ), marked AS (
-                UPDATE ballots AS b SET state = 'applied', amount = x.amount, total = x.total, sequence = x.sequence,
-                    updated_at = x.updated, event_id = x.event, applied_at = now()
-                FROM unnest($7::uuid[], $8::double precision[], $9::double precision[], $10::bigint[], $11::text[], $12::uuid[])
-                    AS x(id, amount, total, sequence, updated, event)
-                WHERE b.ballot_id = ANY($7::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING b.event_id
-            )
-            INSERT INTO outbox (event_id, routing_key, payload)
-            SELECT e.id, e.key, e.payload FROM unnest($12::uuid[], $13::text[], $14::jsonb[]) WITH ORDINALITY AS e(id, key, payload, n)
-            WHERE e.id IN (SELECT event_id FROM marked) ORDER BY e.n
-            """, [literal(refused.map { $0.ballotId }), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
+        _ = try await pool.query(Self.settleSQL, [
+                  literal(refused.map { $0.ballotId }), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
                   literal(refused.map { $0.error?.message ?? "" }),
                   literal(unchanged.map { $0.ballotId }), literal(unchanged.map { String($0.total ?? 0) }),
                   literal(unchanged.map { $0.updatedAt ?? "" }),
@@ -105,6 +80,34 @@ struct BallotLedger: Sendable {
                   literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.event.id }),
                   literal(applied.map { $0.event.routingKey }), literal(applied.map { $0.event.payload }), "pending"])
     }
+
+    /// The statement `settle` runs. Every part runs whether or not the final INSERT reads it; the outbox rows are those `Outbox.add` writes.
+    /// Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
+    /// plan picks: a generic plan made while the ledger looked empty (the statistics of a fresh database) read
+    /// the whole table at every round, joined to the batch. `pending` is a parameter ($15): with the literal,
+    /// the plan read the whole `ballots_pending` index (every pending ballot, and the entries of every ballot
+    /// settled since the last vacuum) into a hash at every round.
+    static let settleSQL = """
+        WITH refused AS (
+            UPDATE ballots AS b SET state = 'rejected', error_code = x.code, error_message = x.message
+            FROM unnest($1::uuid[], $2::integer[], $3::text[]) AS x(id, code, message)
+            WHERE b.ballot_id = ANY($1::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING 1
+        ), unchanged AS (
+            UPDATE ballots AS b SET state = 'unchanged', amount = 0, total = x.total, updated_at = x.updated,
+                applied_at = now()
+            FROM unnest($4::uuid[], $5::double precision[], $6::text[]) AS x(id, total, updated)
+            WHERE b.ballot_id = ANY($4::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING 1
+        ), marked AS (
+            UPDATE ballots AS b SET state = 'applied', amount = x.amount, total = x.total, sequence = x.sequence,
+                updated_at = x.updated, event_id = x.event, applied_at = now()
+            FROM unnest($7::uuid[], $8::double precision[], $9::double precision[], $10::bigint[], $11::text[], $12::uuid[])
+                AS x(id, amount, total, sequence, updated, event)
+            WHERE b.ballot_id = ANY($7::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING b.event_id
+        )
+        INSERT INTO outbox (event_id, routing_key, payload)
+        SELECT e.id, e.key, e.payload FROM unnest($12::uuid[], $13::text[], $14::jsonb[]) WITH ORDINALITY AS e(id, key, payload, n)
+        WHERE e.id IN (SELECT event_id FROM marked) ORDER BY e.n
+        """
 
     static let selectBallot = """
         SELECT ballot_id::text AS ballot_id, request_id, voter_identity::text AS voter_identity, class_name, object_id, field,
