@@ -98,7 +98,7 @@ final class OutboxRelay: Sendable {
     ///
     /// The rows are taken by id (`= ANY`) and through the indexes only: the outbox is a queue, its statistics say
     /// it is nearly empty while it holds the dead rows of every event since the last vacuum, and a plan made on
-    /// them (and kept for the connection's life) read the whole table twice per batch.
+    /// them read the whole table twice per batch.
     func relayBatch() async throws -> Int {
         guard publisher.isConnected else { return 0 }
         let publisher = self.publisher

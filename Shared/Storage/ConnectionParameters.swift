@@ -4,8 +4,8 @@ struct ConnectionParameters: Sendable {
     private(set) var values: [String] = []
 
     /// libpq expands `url` where the first `dbname` keyword stands: pairs before it are defaults the
-    /// URL may override, pairs after it (`overrides`) win over the URL. `settings` become the session's starting settings (`options`, as `-c name=value`), unless the URL sets
-    /// `options` itself.
+    /// URL may override, pairs after it (`overrides`) win over the URL. `settings` become the session's
+    /// starting settings (`options`, as `-c name=value`), unless the URL sets `options` itself.
     init(url: String, settings: [String: String] = [:], overrides: [(String, String)] = []) {
         append("connect_timeout", "10")
         if !settings.isEmpty {
@@ -20,7 +20,12 @@ struct ConnectionParameters: Sendable {
 
     /// libpq splits `options` at spaces not escaped by a backslash.
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: " ", with: "\\ ")
+        var escaped = ""
+        for character in text {
+            if character == " " || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     private mutating func append(_ keyword: String, _ value: String) {

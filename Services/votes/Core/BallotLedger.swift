@@ -81,8 +81,8 @@ struct BallotLedger: Sendable {
                   literal(applied.map { $0.event.routingKey }), literal(applied.map { $0.event.payload }), "pending"])
     }
 
-    /// The statement `settle` runs. Every part runs whether or not the final INSERT reads it; the outbox rows are those `Outbox.add` writes.
-    /// Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
+    /// The statement `settle` runs. Every part runs whether or not the final INSERT reads it; the outbox rows are
+    /// those `Outbox.add` writes. Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
     /// plan picks: a generic plan made while the ledger looked empty (the statistics of a fresh database) read
     /// the whole table at every round, joined to the batch. `pending` is a parameter ($15): with the literal,
     /// the plan read the whole `ballots_pending` index (every pending ballot, and the entries of every ballot
