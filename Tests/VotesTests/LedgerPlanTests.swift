@@ -7,7 +7,7 @@ import Testing
 
 /// The ledger's plans on a scratch database of the test stack's PostgreSQL (`PARSE_TEST_DATABASE_URL`), made as
 /// the service makes them: generic, in sessions with the service's settings, on a ledger whose statistics say it
-/// is empty (a fresh database), and kept while the ledger grows.
+/// is empty (a fresh database), and kept until the ledger is next analyzed.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["PARSE_TEST_DATABASE_URL"] != nil, "needs PARSE_TEST_DATABASE_URL"))
 struct LedgerPlanTests {
     static let logger = Logger(service: "votes-tests", level: .warning)

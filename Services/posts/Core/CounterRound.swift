@@ -123,8 +123,10 @@ struct CounterRound {
     /// What the counters of `counted` have already seen: the outcomes of ballots applied before (a retry), each
     /// counter's last sequence, and which of the voters already like it. One statement: the three reads are the
     /// branches of one UNION ALL, told apart by their first column, with the other columns reused per branch. (A
-    /// counter of an object that does not exist reads no sequence and no like, and is never used.)
-    private func earlierStatement(_ counted: [ApplyIncrements]) -> PostgresStatement {
+    /// counter of an object that does not exist reads no sequence and no like, and is never used.) Each like is
+    /// looked up by its whole key (the `LIMIT` keeps the lookup per asked like, in any plan): joined, a plan made
+    /// while `vote_likes` looked empty walked all the class's likes.
+    func earlierStatement(_ counted: [ApplyIncrements]) -> PostgresStatement {
         let literal = SQLParameters.arrayLiteral
         let likes = Self.askedLikes(counted.filter { $0.oncePerUser })
         return PostgresStatement("""
@@ -135,9 +137,10 @@ struct CounterRound {
                    (SELECT max(v.sequence) FROM vote_applied v WHERE v.class_name = $1 AND v.object_id = x.o AND v.field = x.f), NULL
             FROM unnest($3::text[], $4::text[]) AS x(o, f)
             UNION ALL
-            SELECT 'like', l.object_id, l.field, l.voter, NULL, NULL, NULL, NULL FROM vote_likes l
-            JOIN unnest($5::text[], $6::text[], $7::text[]) AS x(o, f, v) ON l.object_id = x.o AND l.field = x.f AND l.voter = x.v
-            WHERE l.class_name = $1 AND l.object_id = ANY($5::text[])
+            SELECT 'like', l.object_id, l.field, l.voter, NULL, NULL, NULL, NULL
+            FROM unnest($5::text[], $6::text[], $7::text[]) AS x(o, f, v),
+                 LATERAL (SELECT * FROM vote_likes l
+                          WHERE l.class_name = $1 AND l.object_id = x.o AND l.field = x.f AND l.voter = x.v LIMIT 1) AS l
             """, [className, literal(counted.flatMap { $0.ballots.map { $0.ballotId } }),
                   literal(counted.map { $0.objectId }), literal(counted.map { $0.field }),
                   literal(likes.map { $0.target.objectId }), literal(likes.map { $0.target.field }), literal(likes.map { $0.voter })])
@@ -180,7 +183,7 @@ struct CounterRound {
     /// when there is nothing to write. Each join to a batch also names the batch's keys with `= ANY`, so that the
     /// table is reached through its primary key whichever join order the plan takes: a generic plan made while a
     /// table looked empty would otherwise walk all of it, joined to the batch, until the plan is made again.
-    private func write(_ tally: CounterTally) -> PostgresStatement? {
+    func write(_ tally: CounterTally) -> PostgresStatement? {
         let literal = SQLParameters.arrayLiteral
         var parameters = SQLParameters()
         var parts: [String] = []

@@ -11,8 +11,8 @@ public enum VotesService {
     /// Plans that go through the indexes, whatever the statistics say. Every statement of the ledger reads or
     /// writes a batch of ballots by key (`unnest` of array parameters joined on the primary key, `= ANY` on an
     /// index) or walks an index in order. Its plans are generic, made once per session, possibly while the ledger
-    /// looks empty, and kept while it grows: a plan that scans or hashes the whole table because it was small then
-    /// costs more at every round. With these a join on a batch is a nested loop over the batch, one index lookup
+    /// looks empty, and kept until the table is next analyzed: a plan that scans or hashes the whole table because
+    /// it was small then costs more at every round, and the ledger grows by thousands of rows a second. With these a join on a batch is a nested loop over the batch, one index lookup
     /// per ballot.
     static let databaseSettings = [
         "plan_cache_mode": "force_generic_plan", "enable_seqscan": "off", "enable_hashjoin": "off",

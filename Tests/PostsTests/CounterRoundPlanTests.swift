@@ -1,0 +1,70 @@
+import Contracts
+import Foundation
+import ParseWire
+import Storage
+import Testing
+@testable import PostsCore
+
+/// A vote round's statements as posts plans them: generic plans with sequential scans off (as the round's
+/// transaction sets them), made while the class, `vote_applied` and `vote_likes` look empty and kept until they are
+/// next analyzed. Every table must be reached through an index condition, whatever join order the plan takes.
+@Suite(.serialized, .enabled(if: PostsDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL (run with `deploy/stack test`)"))
+struct CounterRoundPlanTests {
+    typealias Ballot = ApplyIncrements.Ballot
+
+    @Test func aRoundReachesEveryTableThroughAnIndex() async throws {
+        try await PostsDatabase.withScratch { pool in
+            _ = try await PostsDatabase.call(pool, "POST", "classes/PlanPhoto", #"{"likes":5}"#)
+            _ = try await pool.query(#"ANALYZE classes."PlanPhoto", vote_applied, vote_likes"#)
+            let like = CounterTally.Like(target: .init(objectId: "p1", field: "likes"), voter: "u1")
+            var tally = CounterTally(
+                schema: ClassSchema(className: "PlanPhoto"),
+                rows: ["p1": .init(writers: nil, updatedAt: "2026-01-01T00:00:00.000Z", values: ["likes": 5])],
+                earlier: [:], lastSequences: [:], likes: [like], updatedAt: "2026-11-30T00:00:00.000Z")
+            // A new like and a retraction, so that the write adds to and deletes from `vote_likes` too.
+            let group = ApplyIncrements(className: "PlanPhoto", objectId: "p1", field: "likes", oncePerUser: true, ballots: [
+                Ballot(ballotId: UUID().uuidString, kind: .increment, value: 1, voter: Identity(userId: "u2")),
+                Ballot(ballotId: UUID().uuidString, kind: .increment, value: -1, voter: Identity(userId: "u1")),
+            ])
+            tally.decide(group)
+            let round = CounterRound(className: "PlanPhoto", groups: [group])
+            let statements = [round.earlierStatement([group]), try #require(round.write(tally))]
+            for statement in statements {
+                let plan = try await Self.genericPlan(of: statement, on: pool)
+                let text = plan.joined(separator: "\n")
+                let scans = plan.filter { $0.contains("Scan") && !$0.contains("Function Scan") && !$0.contains("CTE Scan") }
+                #expect(!scans.isEmpty, "\(text)")
+                #expect(!plan.contains { $0.contains("Seq Scan") }, "\(text)")
+                // Each index scan is followed, before the next node, by its index condition.
+                var nodes: [[String]] = []
+                for line in plan {
+                    if line.contains("->") || nodes.isEmpty { nodes.append([line]) } else { nodes[nodes.count - 1].append(line) }
+                }
+                for node in nodes where node[0].contains("Index") && node[0].contains("Scan") {
+                    #expect(node.contains { $0.contains("Index Cond") }, "\(text)")
+                }
+                // The likes asked for are looked up by their whole key, not among all the class's likes.
+                for node in nodes where statement.sql.hasPrefix("SELECT") && node[0].contains(" on vote_likes") {
+                    #expect(node.contains { $0.contains("Index Cond") && $0.contains("(voter = x") }, "\(text)")
+                }
+            }
+        }
+    }
+
+    /// EXPLAIN of `statement`'s generic plan, its parameters given as literals, in a transaction rolled back.
+    static func genericPlan(of statement: PostgresStatement, on pool: PostgresPool) async throws -> [String] {
+        let arguments = statement.parameters.map { value in
+            value.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL"
+        }.joined(separator: ", ")
+        return try await pool.withConnection { connection in
+            _ = try await connection.query("BEGIN")
+            _ = try await connection.query(
+                "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")
+            _ = try await connection.query("PREPARE planned AS \(statement.sql)")
+            let plan = try await connection.query("EXPLAIN EXECUTE planned(\(arguments))").rows.compactMap { $0[0] }
+            _ = try await connection.query("DEALLOCATE planned")
+            _ = try await connection.query("ROLLBACK")
+            return plan
+        }
+    }
+}
