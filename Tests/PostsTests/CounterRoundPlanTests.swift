@@ -30,7 +30,9 @@ struct CounterRoundPlanTests {
             let round = CounterRound(className: "PlanPhoto", groups: [group])
             let statements = [round.earlierStatement([group]), try #require(round.write(tally))]
             for statement in statements {
-                let plan = try await Self.genericPlan(of: statement, on: pool)
+                let plan = try await pool.withConnection {
+                    try await $0.genericPlan(of: statement, after: [ApplyIncrementHandler.roundSettings])
+                }
                 let text = plan.joined(separator: "\n")
                 let scans = plan.filter { $0.contains("Scan") && !$0.contains("Function Scan") && !$0.contains("CTE Scan") }
                 #expect(!scans.isEmpty, "\(text)")
@@ -48,23 +50,6 @@ struct CounterRoundPlanTests {
                     #expect(node.contains { $0.contains("Index Cond") && $0.contains("(voter = x") }, "\(text)")
                 }
             }
-        }
-    }
-
-    /// EXPLAIN of `statement`'s generic plan, its parameters given as literals, in a transaction rolled back.
-    static func genericPlan(of statement: PostgresStatement, on pool: PostgresPool) async throws -> [String] {
-        let arguments = statement.parameters.map { value in
-            value.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL"
-        }.joined(separator: ", ")
-        return try await pool.withConnection { connection in
-            _ = try await connection.query("BEGIN")
-            _ = try await connection.query(
-                "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")
-            _ = try await connection.query("PREPARE planned AS \(statement.sql)")
-            let plan = try await connection.query("EXPLAIN EXECUTE planned(\(arguments))").rows.compactMap { $0[0] }
-            _ = try await connection.query("DEALLOCATE planned")
-            _ = try await connection.query("ROLLBACK")
-            return plan
         }
     }
 }

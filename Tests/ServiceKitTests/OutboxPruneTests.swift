@@ -38,15 +38,9 @@ struct OutboxPruneTests {
         try await Self.withScratchOutbox { pool in
             _ = try await pool.query("ANALYZE outbox")
             for deleting in [true, false] {
-                let plan = try await pool.withConnection { connection in
-                    _ = try await connection.query("BEGIN")
-                    _ = try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan")
-                    _ = try await connection.query(OutboxRelay.indexesOnly.sql)
-                    _ = try await connection.query("PREPARE relay AS \(OutboxRelay.batchSQL(deleting: deleting))")
-                    let lines = try await connection.query("EXPLAIN EXECUTE relay(200)").rows.compactMap { $0[0] }
-                    _ = try await connection.query("DEALLOCATE relay")
-                    _ = try await connection.query("ROLLBACK")
-                    return lines
+                let batch = PostgresStatement(OutboxRelay.batchSQL(deleting: deleting), [200])
+                let plan = try await pool.withConnection {
+                    try await $0.genericPlan(of: batch, after: [OutboxRelay.indexesOnly])
                 }
                 let text = plan.joined(separator: "\n")
                 #expect(plan.contains { $0.contains("Index Cond: (id = ANY") }, "\(text)")

@@ -69,6 +69,22 @@ struct PipelineTests {
     }
 
     /// A connection and a table of the test's own with `columns`, dropped and closed afterwards.
+    /// The plan a session keeps for a prepared statement, its parameters still parameters; nothing is written,
+    /// and the same connection can ask again.
+    @Test func genericPlanShowsTheKeptPlanAndWritesNothing() async throws {
+        try await withTable("id text PRIMARY KEY, n integer") { connection, table in
+            let insert = PostgresStatement("INSERT INTO \(table) (id, n) SELECT $1, n FROM \(table) WHERE id = $2", ["a", "it's"])
+            for _ in 0..<2 {
+                let plan = try await connection.genericPlan(
+                    of: insert, after: [PostgresStatement("SELECT set_config('enable_seqscan', 'off', true)")])
+                #expect(plan.first?.hasPrefix("Insert on \(table)") == true, "\(plan)")
+                #expect(plan.contains { $0.contains("Index Cond: (id = $2)") }, "\(plan)")
+            }
+            #expect(try await connection.query("SELECT count(*) AS n FROM \(table)").first?["n"] == "0")
+            #expect(try await connection.query("SELECT current_setting('enable_seqscan') AS s").first?["s"] == "on")
+        }
+    }
+
     private func withTable(_ columns: String, _ body: (PostgresConnection, String) async throws -> Void) async throws {
         let connection = try await PostgresConnection.connect(url: TestDatabase.url)
         let table = TestDatabase.uniqueName("pipeline")

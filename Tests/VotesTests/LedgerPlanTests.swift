@@ -15,11 +15,8 @@ struct LedgerPlanTests {
     @Test func settlingReachesEveryBallotThroughThePrimaryKey() async throws {
         let plan = try await Self.withScratchLedger { pool in
             _ = try await pool.query("ANALYZE ballots")
-            return try await pool.withConnection { connection in
-                _ = try await connection.query("PREPARE settle AS \(BallotLedger.settleSQL)")
-                let empty = Array(repeating: "'{}'", count: 14).joined(separator: ", ")
-                return try await connection.query("EXPLAIN EXECUTE settle(\(empty), 'pending')").rows.compactMap { $0[0] }
-            }
+            let settle = PostgresStatement(BallotLedger.settleSQL, Array(repeating: "{}", count: 14) + ["pending"])
+            return try await pool.withConnection { try await $0.genericPlan(of: settle) }
         }
         // The plan's nodes, each with the lines under it up to the next node; those that read ballots.
         var nodes: [[String]] = []

@@ -13,6 +13,10 @@ import Storage
 struct ApplyIncrementHandler: Sendable {
     let pool: PostgresPool
 
+    /// How a round's transaction plans (see `apply`).
+    static let roundSettings = PostgresStatement(
+        "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")
+
     static func register(_ router: inout CommandRouter, _ pool: PostgresPool) {
         let handler = ApplyIncrementHandler(pool: pool)
         router.register(ApplyIncrementBatch.type, ApplyIncrementBatch.self) { command, _ in
@@ -45,8 +49,7 @@ struct ApplyIncrementHandler: Sendable {
                 // was next analyzed (64 000 applied ballots read per round a minute after a fresh start: 400 us of
                 // posts' database per vote instead of 60); planning every round afresh instead cost two thirds of
                 // posts' database CPU per vote (bench/votes.md).
-                var unsent = opening + [PostgresStatement(
-                    "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")]
+                var unsent = opening + [Self.roundSettings]
                 var outcomes: [AppliedIncrements.Outcome] = []
                 for className in byClass.keys.sorted() {
                     let round = try await CounterRound(className: className, groups: byClass[className] ?? [])
