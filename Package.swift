@@ -16,8 +16,8 @@ func serviceTargets(_ name: String) -> [Target] {
         .executableTarget(name: name, dependencies: [.target(name: core), "ServiceKit", "Runtime"],
                           path: "Services/\(name)/App"),
         .testTarget(name: title + "Tests",
-                    dependencies: [.target(name: core), "ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"]
-                        + (usesQueries ? ["Query"] : []),
+                    dependencies: [.target(name: core), "ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging",
+                                   "ScratchDatabase"] + (usesQueries ? ["Query"] : []),
                     path: "Tests/\(title)Tests"),
     ]
 }
@@ -60,6 +60,8 @@ let package = Package(
         .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/vote-consumer"),
 
+        // Scratch databases for the test targets that need a schema of their own; no product uses it.
+        .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
         .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage"], path: "Tests/QueryTests"),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
@@ -68,7 +70,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/GatewayTests"),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage"], path: "Tests/ServiceKitTests"),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
+                    path: "Tests/ServiceKitTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/IntegrationTests"),
     ] + services.flatMap(serviceTargets)
 )

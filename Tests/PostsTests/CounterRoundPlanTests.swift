@@ -33,21 +33,16 @@ struct CounterRoundPlanTests {
                 let plan = try await pool.withConnection {
                     try await $0.genericPlan(of: statement, after: [ApplyIncrementHandler.roundSettings])
                 }
-                let text = plan.joined(separator: "\n")
-                let scans = plan.filter { $0.contains("Scan") && !$0.contains("Function Scan") && !$0.contains("CTE Scan") }
-                #expect(!scans.isEmpty, "\(text)")
-                #expect(!plan.contains { $0.contains("Seq Scan") }, "\(text)")
+                let scans = plan.lines.filter { $0.contains("Scan") && !$0.contains("Function Scan") && !$0.contains("CTE Scan") }
+                #expect(!scans.isEmpty, "\(plan.text)")
+                #expect(!plan.lines.contains { $0.contains("Seq Scan") }, "\(plan.text)")
                 // Each index scan is followed, before the next node, by its index condition.
-                var nodes: [[String]] = []
-                for line in plan {
-                    if line.contains("->") || nodes.isEmpty { nodes.append([line]) } else { nodes[nodes.count - 1].append(line) }
-                }
-                for node in nodes where node[0].contains("Index") && node[0].contains("Scan") {
-                    #expect(node.contains { $0.contains("Index Cond") }, "\(text)")
+                for node in plan.nodes where node[0].contains("Index") && node[0].contains("Scan") {
+                    #expect(node.contains { $0.contains("Index Cond") }, "\(plan.text)")
                 }
                 // The likes asked for are looked up by their whole key, not among all the class's likes.
-                for node in nodes where statement.sql.hasPrefix("SELECT") && node[0].contains(" on vote_likes") {
-                    #expect(node.contains { $0.contains("Index Cond") && $0.contains("(voter = x") }, "\(text)")
+                for node in plan.nodes where statement.sql.hasPrefix("SELECT") && node[0].contains(" on vote_likes") {
+                    #expect(node.contains { $0.contains("Index Cond") && $0.contains("(voter = x") }, "\(plan.text)")
                 }
             }
         }

@@ -1,12 +1,13 @@
 import Foundation
 import Runtime
+import ScratchDatabase
 @testable import ServiceKit
 import Storage
 import Testing
 
 /// The outbox relay's statements (deleting published events past their retention, taking a batch), on a scratch
 /// database of the test stack's PostgreSQL (`PARSE_TEST_DATABASE_URL`).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["PARSE_TEST_DATABASE_URL"] != nil, "needs PARSE_TEST_DATABASE_URL"))
+@Suite(.enabled(if: ScratchDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL"))
 struct OutboxPruneTests {
     static let logger = Logger(service: "servicekit-tests", level: .warning)
 
@@ -42,34 +43,15 @@ struct OutboxPruneTests {
                 let plan = try await pool.withConnection {
                     try await $0.genericPlan(of: batch, after: [OutboxRelay.indexesOnly])
                 }
-                let text = plan.joined(separator: "\n")
-                #expect(plan.contains { $0.contains("Index Cond: (id = ANY") }, "\(text)")
-                #expect(!plan.contains { $0.contains("Seq Scan") || $0.contains("Join") || $0.contains("Nested Loop") }, "\(text)")
+                #expect(plan.lines.contains { $0.contains("Index Cond: (id = ANY") }, "\(plan.text)")
+                #expect(!plan.lines.contains { $0.contains("Seq Scan") || $0.contains("Join") || $0.contains("Nested Loop") },
+                        "\(plan.text)")
             }
         }
     }
 
     /// A database of its own with the outbox table, dropped afterwards whatever happens.
     static func withScratchOutbox(_ body: (PostgresPool) async throws -> Void) async throws {
-        let base = ProcessInfo.processInfo.environment["PARSE_TEST_DATABASE_URL"] ?? ""
-        let name = "outbox_" + Hex.random(byteCount: 6)
-        var components = try #require(URLComponents(string: base))
-        components.path = "/" + name
-        let url = try #require(components.string)
-        try await PostgresDatabase.ensureExists(url: url, logger: logger)
-        let pool = PostgresPool(configuration: PostgresConfiguration(url: url, poolSize: 2), logger: logger)
-        var failure: (any Error)?
-        do {
-            _ = try await Migrator.migrate([OutboxMigration.migration], on: pool, logger: logger)
-            try await body(pool)
-        } catch {
-            failure = error
-        }
-        await pool.close()
-        if let admin = try? await PostgresConnection.connect(url: base) {
-            _ = try? await admin.query("DROP DATABASE IF EXISTS \"\(name)\" WITH (FORCE)")
-            await admin.close()
-        }
-        if let failure { throw failure }
+        try await ScratchDatabase.withPool("outbox", migrations: [OutboxMigration.migration], logger: logger, body)
     }
 }

@@ -77,8 +77,8 @@ struct PipelineTests {
             for _ in 0..<2 {
                 let plan = try await connection.genericPlan(
                     of: insert, after: [PostgresStatement("SELECT set_config('enable_seqscan', 'off', true)")])
-                #expect(plan.first?.hasPrefix("Insert on \(table)") == true, "\(plan)")
-                #expect(plan.contains { $0.contains("Index Cond: (id = $2)") }, "\(plan)")
+                #expect(plan.lines.first?.hasPrefix("Insert on \(table)") == true, "\(plan.text)")
+                #expect(plan.lines.contains { $0.contains("Index Cond: (id = $2)") }, "\(plan.text)")
             }
             #expect(try await connection.query("SELECT count(*) AS n FROM \(table)").first?["n"] == "0")
             #expect(try await connection.query("SELECT current_setting('enable_seqscan') AS s").first?["s"] == "on")
