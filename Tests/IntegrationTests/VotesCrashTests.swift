@@ -43,7 +43,7 @@ extension IntegrationSuite {
             }
             let acknowledged = await load.acknowledged
             let applied = Set(try VotesAPI.sql("parse_votes", "SELECT request_id FROM ballots WHERE class_name = '\(cls)' AND state = 'applied'"))
-            let ledger = try VotesAPI.ledger(cls, id)
+            let ledger = try await VotesAPI.ledger(cls, id)
             let counter = try await VotesAPI.count(cls, id) ?? -1
             let postsApplied = Int(try VotesAPI.sql("parse_posts", "SELECT count(*) FROM vote_applied WHERE class_name = '\(cls)'").first ?? "") ?? -1
             let seen = try consumer?.finish(expecting: ledger.applied)

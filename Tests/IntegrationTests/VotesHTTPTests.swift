@@ -18,7 +18,7 @@ extension IntegrationSuite {
             #expect(replies.allSatisfy { ($0.json?["updatedAt"] as? String)?.hasSuffix("Z") == true })
             #expect(try await VotesAPI.count(cls, id) == Double(n))
 
-            let ledger = try VotesAPI.ledger(cls, id)
+            let ledger = try await VotesAPI.ledger(cls, id)
             #expect(ledger.applied == n && ledger.sum == Double(n))
             #expect(ledger.sequences == Array(1...n))
             #expect(ledger.eventIds == n)
@@ -29,12 +29,29 @@ extension IntegrationSuite {
             }
             let seen = try consumer.finish(expecting: n)
             #expect(seen.distinct == n)
-            var left = try VotesAPI.ledger(cls, id).outboxEvents
+            var left = try await VotesAPI.ledger(cls, id).outboxEvents
             for _ in 0..<20 where left > 0 {
                 try await Task.sleep(for: .milliseconds(250))
-                left = try VotesAPI.ledger(cls, id).outboxEvents
+                left = try await VotesAPI.ledger(cls, id).outboxEvents
             }
             #expect(left == 0)
+        }
+
+        @Test func aVoteIsAnsweredOnceAppliedAndMarkedInTheLedgerAfter() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["votes": 0])
+            // The ledger's mark writes the vote's event to the outbox: with the outbox locked, the ballot can be
+            // recorded and applied, not marked.
+            let lock = try TableLock(database: "parse_votes", table: "outbox")
+            defer { lock.release() }
+            let reply = try await VotesAPI.increment(cls, id)
+            #expect(reply.status == 200 && reply.json?["votes"] as? Int == 1, "\(reply.text)")
+            #expect(try await VotesAPI.count(cls, id) == 1)
+            let states = try VotesAPI.sql("parse_votes", "SELECT state FROM ballots WHERE class_name = '\(cls)' AND object_id = '\(id)'")
+            #expect(states == ["pending"], "the answer left before the mark")
+            lock.release()
+            let ledger = try await VotesAPI.ledger(cls, id)
+            #expect(ledger.applied == 1 && ledger.sequences == [1] && ledger.eventIds == 1)
         }
 
         @Test func answerIsParseServersAndAReadAfterSeesTheTotal() async throws {
@@ -65,7 +82,7 @@ extension IntegrationSuite {
             let other = try await PostsHTTP.create(cls, ["votes": 0])
             let reused = try await VotesAPI.increment(cls, other, requestId: requestId)
             #expect(reused.status == 400 && reused.code == 159, "\(reused.text)")
-            #expect(try VotesAPI.ledger(cls, id).applied == 2)
+            #expect(try await VotesAPI.ledger(cls, id).applied == 2)
         }
 
         @Test func aPlainSetIsABallotOfTheDifference() async throws {
@@ -76,7 +93,7 @@ extension IntegrationSuite {
             #expect(set.json.map { Set($0.keys) } == ["updatedAt"])
             _ = try await VotesAPI.increment(cls, id, amount: 2)
             #expect(try await VotesAPI.count(cls, id) == 6)
-            let ledger = try VotesAPI.ledger(cls, id)
+            let ledger = try await VotesAPI.ledger(cls, id)
             // The counter is the value at creation plus the ledger's sum.
             #expect(ledger.applied == 2 && ledger.sum == 3)
         }
@@ -89,7 +106,7 @@ extension IntegrationSuite {
             #expect(try await VotesAPI.count(cls, locked) == 0)
             let missing = try await VotesAPI.increment(cls, "nosuchobject")
             #expect(missing.status == 404 && missing.code == 101)
-            #expect(try VotesAPI.ledger(cls, locked).applied == 0)
+            #expect(try await VotesAPI.ledger(cls, locked).applied == 0)
         }
 
         @Test func aMixedBodyVotesThenUpdatesTheOtherFields() async throws {
@@ -107,7 +124,7 @@ extension IntegrationSuite {
             let id = try await PostsHTTP.create(cls, ["votes": 0, "score": 1])
             let reply = try await PostsHTTP.send("PUT", "/classes/\(cls)/\(id)", ["score": ["__op": "Increment", "amount": 2]])
             #expect(reply.json?["score"] as? Int == 3)
-            #expect(try VotesAPI.ledger(cls, id).applied == 0)
+            #expect(try await VotesAPI.ledger(cls, id).applied == 0)
         }
     }
 }

@@ -30,14 +30,7 @@ enum VotesAPI {
 
     /// One SQL query's rows (unaligned, `|`-separated) in the service's database.
     static func sql(_ database: String, _ query: String) throws -> [String] {
-        guard let scratch = TestStack.environment["PARSE_TEST_DATABASE_URL"],
-              let slash = scratch.range(of: "/", options: .backwards) else {
-            throw PostsTestError(description: "PARSE_TEST_DATABASE_URL is not set")
-        }
-        let url = scratch[..<slash.lowerBound] + "/" + database
-        let psql = FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/15/bin/psql")
-            ? "/usr/lib/postgresql/15/bin/psql" : "psql"
-        let command = "\(psql) '\(url)' -X -q -t -A -c \"\(query)\""
+        let command = "\(psql) '\(try url(database))' -X -q -t -A -c \"\(query)\""
         guard let pipe = popen(command, "r") else { throw PostsTestError(description: "cannot run psql") }
         var output = ""
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -48,7 +41,29 @@ enum VotesAPI {
         return output.split(separator: "\n").map(String.init)
     }
 
-    /// The ledger's view of one object: applied ballots, the sum of their amounts, their sequences in order, how
+    static let psql = FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/15/bin/psql")
+        ? "/usr/lib/postgresql/15/bin/psql" : "psql"
+
+    /// The connection URL of one of the stack's databases.
+    static func url(_ database: String) throws -> String {
+        guard let scratch = TestStack.environment["PARSE_TEST_DATABASE_URL"],
+              let slash = scratch.range(of: "/", options: .backwards) else {
+            throw PostsTestError(description: "PARSE_TEST_DATABASE_URL is not set")
+        }
+        return scratch[..<slash.lowerBound] + "/" + database
+    }
+
+    /// Waits (at most 10 s) until the ledger has marked every ballot of the object: a vote is answered as soon as
+    /// `posts` applied it, and its mark in the ledger commits just after.
+    static func settled(_ className: String, _ id: String) async throws {
+        for _ in 0..<200 {
+            let pending = try sql("parse_votes", "SELECT count(*) FROM ballots WHERE class_name = '\(className)' AND object_id = '\(id)' AND state = 'pending'")
+            if pending.first == "0" { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// The ledger's view of one object, once it marked every ballot of it: applied ballots, the sum of their amounts, their sequences in order, how
     /// many distinct event ids they have, and how many of those events are still in the outbox (the votes service
     /// deletes an event from it once the broker confirmed it).
     struct Ledger {
@@ -59,7 +74,8 @@ enum VotesAPI {
         var outboxEvents: Int
     }
 
-    static func ledger(_ className: String, _ id: String) throws -> Ledger {
+    static func ledger(_ className: String, _ id: String) async throws -> Ledger {
+        try await settled(className, id)
         let filter = "class_name = '\(className)' AND object_id = '\(id)' AND state = 'applied'"
         let summary = try sql("parse_votes", "SELECT count(*), COALESCE(sum(amount), 0), count(DISTINCT event_id) FROM ballots WHERE \(filter)")
             .first?.split(separator: "|").map(String.init) ?? []
@@ -68,5 +84,38 @@ enum VotesAPI {
         return Ledger(applied: Int(summary.first ?? "") ?? -1, sum: Double(summary.dropFirst().first ?? "") ?? -1,
                       sequences: sequences, eventIds: Int(summary.dropFirst(2).first ?? "") ?? -1,
                       outboxEvents: Int(outbox.first ?? "") ?? -1)
+    }
+}
+
+/// A psql session that holds one table of a stack database locked (`LOCK TABLE ... IN SHARE MODE`: reads go on,
+/// writes to it wait) until `release`.
+final class TableLock {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var released = false
+
+    /// Returns once the lock is granted.
+    init(database: String, table: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [VotesAPI.psql, try VotesAPI.url(database), "-X", "-q", "-t", "-A"]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("BEGIN;\nLOCK TABLE \(table) IN SHARE MODE;\nSELECT 'locked';\n".utf8))
+        var seen = ""
+        while !seen.contains("locked") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw PostsTestError(description: "psql ended before locking \(table)") }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    func release() {
+        guard !released else { return }
+        released = true
+        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 }
