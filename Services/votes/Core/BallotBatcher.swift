@@ -2,20 +2,51 @@ import Contracts
 import Messaging
 import ParseWire
 
-/// Sends ballots to `posts` and settles them in the ledger, in rounds: the ballots that arrive while a round is
-/// under way go together in a later one, whatever their object, so many votes cost one `posts` transaction (one
-/// row update per object) and one ledger transaction, and a lone vote waits for nothing. At most
-/// `maxRounds` rounds run at once. A round's applied ballots are answered as soon as `posts` applied them, before
-/// the ledger marks them (see `apply`).
+/// Records ballots, has `posts` apply them and marks them in the ledger, in rounds: the ballots that arrive while a
+/// round is under way go together in a later one, whatever their object, so many votes cost one ledger
+/// transaction and one `posts` transaction (one row update per object), and a lone vote waits for nothing. At most
+/// `maxRounds` rounds run at once.
+///
+/// A round is two round trips. The first, to the ledger, records the round's new ballots pending and, in the same
+/// transaction, marks what `posts` answered for the round before; the second is the `posts` call. A ballot `posts`
+/// applied is answered then, before the ledger marks it: it is durable already (pending in the ledger, applied in
+/// `posts`, which answers the recovery or a retry with the outcome it kept), so the mark is bookkeeping the voter
+/// need not wait for. A refusal is answered once it is marked: sent again by the recovery, a ballot refused for
+/// its object's ACL could be applied if the ACL changed meanwhile.
 actor BallotBatcher {
     typealias Outcome = Result<AppliedBallot, ParseError>
 
-    private struct Waiting {
-        var ballot: Ballot
-        var continuations: [CheckedContinuation<Outcome, any Error>]
+    /// What `submit` gets for a ballot.
+    enum Answer: Sendable {
+        /// Recorded (or recorded before) and sent to `posts`: its outcome.
+        case applied(Outcome)
+        /// Not recorded: its request id is in the ledger already, with this ballot.
+        case existing(BallotLedger.Existing)
+    }
 
-        func resume(with result: Result<Outcome, any Error>) {
+    private struct Waiting: Sendable {
+        var ballot: Ballot
+        /// Already in the ledger (a retry of a pending ballot, the recovery): not recorded again.
+        var recorded: Bool
+        var continuations: [CheckedContinuation<Answer, any Error>]
+
+        func resume(with result: Result<Answer, any Error>) {
             for continuation in continuations { continuation.resume(with: result) }
+        }
+    }
+
+    /// A round `posts` answered, to be marked with the next round's recording, and its refusals, answered then.
+    private struct Unsettled: Sendable {
+        var settlement: BallotLedger.Settlement
+        var refused: [Waiting]
+        var answers: [String: Outcome]
+
+        func marked(_ result: Result<Void, any Error>) {
+            for item in refused {
+                item.resume(with: result.flatMap {
+                    answers[item.ballot.ballotId].map { .success(.applied($0)) } ?? .failure(BatchError.noOutcome)
+                })
+            }
         }
     }
 
@@ -32,14 +63,14 @@ actor BallotBatcher {
         self.configuration = configuration
     }
 
-    /// Applies `ballot` (recorded pending in the ledger) and returns what the voter gets. Throws when `posts` could
-    /// not be reached or the ledger not updated: the ballot stays pending and a retry or the recovery completes it.
-    func submit(_ ballot: Ballot) async throws -> Outcome {
+    /// Records `ballot` (unless `recorded`: it is in the ledger, pending) and applies it. Throws when the ledger or
+    /// `posts` could not be reached: a recorded ballot stays pending and a retry or the recovery completes it.
+    func submit(_ ballot: Ballot, recorded: Bool) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             if let index = waiting.firstIndex(where: { $0.ballot.ballotId == ballot.ballotId }) {
                 waiting[index].continuations.append(continuation)
             } else {
-                waiting.append(Waiting(ballot: ballot, continuations: [continuation]))
+                waiting.append(Waiting(ballot: ballot, recorded: recorded, continuations: [continuation]))
             }
             if rounds < maxRounds {
                 rounds += 1
@@ -49,21 +80,39 @@ actor BallotBatcher {
     }
 
     private func drain() async {
-        while !waiting.isEmpty {
+        var unsettled: Unsettled?
+        while !waiting.isEmpty || unsettled != nil {
             let batch = Array(waiting.prefix(configuration.maxBatch))
             waiting.removeFirst(batch.count)
-            await apply(batch)
+            unsettled = await round(batch, marking: unsettled)
         }
         rounds -= 1
     }
 
-    /// Awaits `posts` and the ledger without holding the actor, so new ballots keep queueing meanwhile. A ballot
-    /// `posts` applied is answered before the ledger marks it: it is durable already, pending in the ledger and
-    /// applied in `posts`, which answers the recovery (or a retry) with the same outcome, so the mark is only
-    /// bookkeeping the voter need not wait for. A refusal is answered once it is marked: sent again by the
-    /// recovery, it could be applied if the object's ACL changed meanwhile.
-    private nonisolated func apply(_ batch: [Waiting]) async {
-        let ballots = batch.map(\.ballot)
+    /// Runs without holding the actor, so new ballots keep queueing meanwhile. Returns what is left to mark.
+    private nonisolated func round(_ batch: [Waiting], marking previous: Unsettled?) async -> Unsettled? {
+        let existing: [String: BallotLedger.Existing]
+        do {
+            existing = try await ledger.record(batch.filter { !$0.recorded }.map(\.ballot),
+                                               settling: previous?.settlement)
+            previous?.marked(.success(()))
+        } catch {
+            // Nothing of this trip committed: the earlier round stays pending (the recovery marks it), and this
+            // round's new ballots were not recorded.
+            previous?.marked(.failure(error))
+            for item in batch { item.resume(with: .failure(error)) }
+            return nil
+        }
+        var apply: [Waiting] = []
+        for item in batch {
+            if !item.recorded, let found = existing[item.ballot.requestId] {
+                item.resume(with: .success(.existing(found)))
+            } else {
+                apply.append(item)
+            }
+        }
+        guard !apply.isEmpty else { return nil }
+        let ballots = apply.map(\.ballot)
         let outcomes: [AppliedIncrements.Outcome]
         do {
             outcomes = try await send(ballots).outcomes
@@ -72,8 +121,8 @@ actor BallotBatcher {
             outcomes = ballots.map { .init(ballotId: $0.ballotId, error: error) }
         } catch {
             // Still pending in the ledger: a retry or the recovery completes it.
-            for item in batch { item.resume(with: .failure(error)) }
-            return
+            for item in apply { item.resume(with: .failure(error)) }
+            return nil
         }
         var answers: [String: Outcome] = [:]
         for outcome in outcomes {
@@ -83,22 +132,15 @@ actor BallotBatcher {
                 answers[outcome.ballotId] = .success(AppliedBallot(total: total, updatedAt: updatedAt))
             }
         }
-        var unanswered: [Waiting] = []
-        for item in batch {
+        var refused: [Waiting] = []
+        for item in apply {
             if let answer = answers[item.ballot.ballotId], case .success = answer {
-                item.resume(with: .success(answer))
+                item.resume(with: .success(.applied(answer)))
             } else {
-                unanswered.append(item)
+                refused.append(item)
             }
         }
-        do {
-            try await ledger.settle(ballots, outcomes: outcomes)
-            for item in unanswered {
-                item.resume(with: answers[item.ballot.ballotId].map(Result.success) ?? .failure(BatchError.noOutcome))
-            }
-        } catch {
-            for item in unanswered { item.resume(with: .failure(error)) }
-        }
+        return Unsettled(settlement: .init(ballots: ballots, outcomes: outcomes), refused: refused, answers: answers)
     }
 
     private nonisolated func send(_ ballots: [Ballot]) async throws -> AppliedIncrements {

@@ -16,11 +16,38 @@ struct BallotLedger: Sendable {
         case rejected(Ballot, ParseError)
     }
 
-    /// Records `ballots` in one statement; for each whose request id is already there, returns what is there,
-    /// keyed by request id (absent: newly recorded).
-    func record(_ ballots: [Ballot]) async throws -> [String: Existing] {
+    /// What `posts` answered for a round, to be marked in the ledger.
+    struct Settlement: Sendable {
+        var ballots: [Ballot]
+        var outcomes: [AppliedIncrements.Outcome]
+    }
+
+    /// In one round trip and one transaction: marks `settlement` (see `settleStatement`) and records `ballots`
+    /// pending. Returns, for each ballot whose request id is already there, what is there, keyed by request id
+    /// (absent: newly recorded). Either both commit or neither does.
+    func record(_ ballots: [Ballot], settling settlement: Settlement? = nil) async throws -> [String: Existing] {
+        var statements: [PostgresStatement] = []
+        if let settlement { statements.append(Self.settleStatement(settlement)) }
+        if !ballots.isEmpty { statements.append(Self.recordStatement(ballots)) }
+        guard !statements.isEmpty else { return [:] }
+        let results = try await pool.withConnection { [statements] in try await $0.pipeline(statements) }
+        guard !ballots.isEmpty, let inserted = results.last else { return [:] }
+        let fresh = Set(inserted.rows.compactMap { $0["request_id"] })
+        let others = ballots.map { $0.requestId }.filter { !fresh.contains($0) }
+        guard !others.isEmpty else { return [:] }
+        var existing: [String: Existing] = [:]
+        for row in try await pool.query("\(Self.selectBallot) WHERE request_id = ANY($1::text[])",
+                                        [SQLParameters.arrayLiteral(others)]).rows {
+            if let requestId = row["request_id"], let found = Self.existing(row) { existing[requestId] = found }
+        }
+        for requestId in others where existing[requestId] == nil { throw LedgerError.ballotVanished(requestId) }
+        return existing
+    }
+
+    /// Records `ballots` pending, each unless its request id is there already; returns the request ids recorded.
+    static func recordStatement(_ ballots: [Ballot]) -> PostgresStatement {
         let literal = SQLParameters.arrayLiteral
-        let inserted = try await pool.query("""
+        return PostgresStatement("""
             INSERT INTO ballots (ballot_id, request_id, voter, voter_identity, class_name, object_id, field, kind, value)
             SELECT id, request, NULLIF(voter, ''), identity, class, object, field, kind, value
             FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::text[],
@@ -30,15 +57,6 @@ struct BallotLedger: Sendable {
                   literal(ballots.map { Self.identityText($0.voter) }), literal(ballots.map { $0.vote.className }),
                   literal(ballots.map { $0.vote.objectId }), literal(ballots.map { $0.vote.field }),
                   literal(ballots.map { $0.vote.kind.rawValue }), literal(ballots.map { String($0.vote.value) })])
-        let fresh = Set(inserted.rows.compactMap { $0["request_id"] })
-        let others = ballots.map { $0.requestId }.filter { !fresh.contains($0) }
-        guard !others.isEmpty else { return [:] }
-        var existing: [String: Existing] = [:]
-        for row in try await pool.query("\(Self.selectBallot) WHERE request_id = ANY($1::text[])", [literal(others)]).rows {
-            if let requestId = row["request_id"], let found = Self.existing(row) { existing[requestId] = found }
-        }
-        for requestId in others where existing[requestId] == nil { throw LedgerError.ballotVanished(requestId) }
-        return existing
     }
 
     /// Pending ballots older than `age`: left behind by a crash or a `posts` that did not answer.
@@ -49,12 +67,12 @@ struct BallotLedger: Sendable {
             [seconds]).rows.compactMap(Self.ballot)
     }
 
-    /// Marks what `posts` answered, in one statement (so one round trip and one commit, all or nothing): applied
-    /// ballots get their total, sequence and event; refused ones their error; a like that changed nothing (no
-    /// sequence) is `unchanged`, with the total it was answered with and no event. A ballot already marked (by a
-    /// concurrent retry) is left alone, and only the ballots marked now have their event written to the outbox, so
-    /// none gets a second event.
-    func settle(_ ballots: [Ballot], outcomes: [AppliedIncrements.Outcome]) async throws {
+    /// Marks what `posts` answered, in one statement (all or nothing): applied ballots get their total, sequence
+    /// and event; refused ones their error; a like that changed nothing (no sequence) is `unchanged`, with the
+    /// total it was answered with and no event. A ballot already marked (by a concurrent retry) is left alone, and
+    /// only the ballots marked now have their event written to the outbox, so none gets a second event.
+    static func settleStatement(_ settlement: Settlement) -> PostgresStatement {
+        let ballots = settlement.ballots, outcomes = settlement.outcomes
         let byId = Dictionary(ballots.map { ($0.ballotId, $0) }, uniquingKeysWith: { first, _ in first })
         let refused = outcomes.filter { $0.error != nil && byId[$0.ballotId] != nil }
         let answered = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
@@ -70,7 +88,7 @@ struct BallotLedger: Sendable {
             }
         }
         let literal = SQLParameters.arrayLiteral
-        _ = try await pool.query(Self.settleSQL, [
+        return PostgresStatement(settleSQL, [
                   literal(refused.map { $0.ballotId }), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
                   literal(refused.map { $0.error?.message ?? "" }),
                   literal(unchanged.map { $0.ballotId }), literal(unchanged.map { String($0.total ?? 0) }),
@@ -81,7 +99,7 @@ struct BallotLedger: Sendable {
                   literal(applied.map { $0.event.routingKey }), literal(applied.map { $0.event.payload }), "pending"])
     }
 
-    /// The statement `settle` runs. Every part runs whether or not the final INSERT reads it; the outbox rows are
+    /// The statement `settleStatement` makes. Every part runs whether or not the final INSERT reads it; the outbox rows are
     /// those `Outbox.add` writes. Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
     /// plan picks: a generic plan made while the ledger looked empty (the statistics of a fresh database) read
     /// the whole table at every round, joined to the batch. `pending` is a parameter ($15): with the literal,

@@ -18,7 +18,7 @@ struct BallotRecovery: Sendable {
                 guard !stale.isEmpty else { continue }
                 logger.info("completing pending ballots", ["count": String(stale.count)])
                 await withTaskGroup(of: Void.self) { group in
-                    for ballot in stale { group.addTask { _ = try? await batcher.submit(ballot) } }
+                    for ballot in stale { group.addTask { _ = try? await batcher.submit(ballot, recorded: true) } }
                 }
             } catch {
                 logger.warning("ballot recovery failed; retrying", ["error": "\(error)"])

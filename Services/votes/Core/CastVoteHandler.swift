@@ -4,9 +4,8 @@ import ParseWire
 import Runtime
 
 /// `vote.cast.v1`: records the ballot (idempotent on the request id), has it applied, answers as parse-server
-/// answers the Increment. The answer leaves only once the ballot is applied and marked so in the ledger.
+/// answers the Increment. The answer leaves only once the ballot is recorded in the ledger and applied by `posts`.
 struct CastVoteHandler: Sendable {
-    let recorder: BallotRecorder
     let batcher: BallotBatcher
     let configuration: VotesConfiguration
 
@@ -21,7 +20,11 @@ struct CastVoteHandler: Sendable {
         }
         let ballot = Ballot(ballotId: TimeOrderedUUID.string(), requestId: command.requestId,
                             voter: command.identity, vote: vote)
-        guard let existing = try await recorder.record(ballot) else { return try await apply(ballot) }
+        let existing: BallotLedger.Existing
+        switch try await batcher.submit(ballot, recorded: false) {
+        case .applied(let outcome): return try outcome.get().response(to: vote)
+        case .existing(let found): existing = found
+        }
         let recorded: Ballot
         switch existing {
         case .pending(let stored): recorded = stored
@@ -38,11 +41,12 @@ struct CastVoteHandler: Sendable {
         }
     }
 
+    /// A ballot the ledger has pending (a retry while it is under way, or after a crash): applied, not recorded again.
     private func apply(_ ballot: Ballot) async throws -> RESTResponse {
-        switch try await batcher.submit(ballot) {
-        case .success(let applied): return applied.response(to: ballot.vote)
-        case .failure(let error): throw error
+        guard case .applied(let outcome) = try await batcher.submit(ballot, recorded: true) else {
+            throw BallotBatcher.BatchError.noOutcome
         }
+        return try outcome.get().response(to: ballot.vote)
     }
 
     static func validate(_ vote: CastVote) throws(ParseError) {

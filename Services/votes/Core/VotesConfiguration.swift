@@ -13,7 +13,7 @@ public struct VotesConfiguration: Sendable {
     public var duplicateRequests: DuplicateRequests
     /// Most ballots of one object sent to `posts` in one transaction.
     public var maxBatch: Int
-    /// Rounds under way at once, in each of the two stages (recording, applying). One: the next round takes
+    /// Rounds under way at once (see `BallotBatcher`). One: the next round takes
     /// everything that arrived meanwhile, so rounds are larger and a vote costs less; on a quiet 2-core machine it
     /// gave 1.53x the pgbench hot row against 1.27x with two (bench/votes.md).
     public var maxRounds: Int

@@ -34,8 +34,7 @@ public enum VotesService {
             let logger = Logger(service: "votes", level: service.logLevel)
             let ledger = BallotLedger(pool: pool)
             let batcher = BallotBatcher(ledger: ledger, client: client, configuration: configuration)
-            let handler = CastVoteHandler(recorder: BallotRecorder(ledger: ledger, maxBatch: configuration.maxBatch, maxRounds: configuration.maxRounds), batcher: batcher,
-                                          configuration: configuration)
+            let handler = CastVoteHandler(batcher: batcher, configuration: configuration)
             router.register(CastVote.type, CastVote.self) { command, _ in try await handler.handle(command) }
             let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: configuration, logger: logger)
             jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
