@@ -4,15 +4,15 @@ import ParseWire
 
 /// Records ballots, has `posts` apply them and marks them in the ledger, in rounds: the ballots that arrive while a
 /// round is under way go together in a later one, whatever their object, so many votes cost one ledger
-/// transaction and one `posts` transaction (one row update per object), and a lone vote waits for nothing.
+/// transaction and one `posts` transaction (one row update per object), and a lone vote waits for nothing. At most
+/// `maxRounds` rounds run at once.
 ///
-/// Two stages, each one round at a time, work as a pipeline: while `posts` applies a round, the ledger records the
-/// next. A ledger round records the ballots that arrived since the last one, pending, and in the same transaction
-/// marks what `posts` answered since then; an apply round sends the ballots recorded since the last one to
-/// `posts`. A ballot `posts` applied is answered then, before the ledger marks it: it is durable already (pending
-/// in the ledger, applied in `posts`, which answers the recovery or a retry with the outcome it kept), so the mark
-/// is bookkeeping the voter need not wait for. A refusal is answered once it is marked: sent again by the
-/// recovery, a ballot refused for its object's ACL could be applied if the ACL changed meanwhile.
+/// A round is two round trips. The first, to the ledger, records the round's new ballots pending and, in the same
+/// transaction, marks what `posts` answered for the round before; the second is the `posts` call. A ballot `posts`
+/// applied is answered then, before the ledger marks it: it is durable already (pending in the ledger, applied in
+/// `posts`, which answers the recovery or a retry with the outcome it kept), so the mark is bookkeeping the voter
+/// need not wait for. A refusal is answered once it is marked: sent again by the recovery, a ballot refused for
+/// its object's ACL could be applied if the ACL changed meanwhile.
 actor BallotBatcher {
     typealias Outcome = Result<AppliedBallot, ParseError>
 
@@ -35,7 +35,7 @@ actor BallotBatcher {
         }
     }
 
-    /// A round `posts` answered, to be marked with the next ledger round, and its refusals, answered then.
+    /// A round `posts` answered, to be marked with the next round's recording, and its refusals, answered then.
     private struct Unsettled: Sendable {
         var settlement: BallotLedger.Settlement
         var refused: [Waiting]
@@ -53,11 +53,9 @@ actor BallotBatcher {
     private let ledger: BallotLedger
     private let client: RPCClient
     private let configuration: VotesConfiguration
+    private var maxRounds: Int { configuration.maxRounds }
     private var waiting: [Waiting] = []
-    private var recorded: [Waiting] = []
-    private var unsettled: [Unsettled] = []
-    private var recording = false
-    private var applying = false
+    private var rounds = 0
 
     init(ledger: BallotLedger, client: RPCClient, configuration: VotesConfiguration) {
         self.ledger = ledger
@@ -65,73 +63,45 @@ actor BallotBatcher {
         self.configuration = configuration
     }
 
-    /// Records `ballot` (unless `isRecorded`: it is in the ledger, pending) and applies it. Throws when the ledger or
+    /// Records `ballot` (unless `recorded`: it is in the ledger, pending) and applies it. Throws when the ledger or
     /// `posts` could not be reached: a recorded ballot stays pending and a retry or the recovery completes it.
-    func submit(_ ballot: Ballot, recorded isRecorded: Bool) async throws -> Answer {
+    func submit(_ ballot: Ballot, recorded: Bool) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             if let index = waiting.firstIndex(where: { $0.ballot.ballotId == ballot.ballotId }) {
                 waiting[index].continuations.append(continuation)
             } else {
-                waiting.append(Waiting(ballot: ballot, recorded: isRecorded, continuations: [continuation]))
+                waiting.append(Waiting(ballot: ballot, recorded: recorded, continuations: [continuation]))
             }
-            startRecording()
+            if rounds < maxRounds {
+                rounds += 1
+                Task { await self.drain() }
+            }
         }
     }
 
-    private func startRecording() {
-        guard !recording, !waiting.isEmpty || !unsettled.isEmpty else { return }
-        recording = true
-        Task { await recordLoop() }
-    }
-
-    private func startApplying() {
-        guard !applying, !recorded.isEmpty else { return }
-        applying = true
-        Task { await applyLoop() }
-    }
-
-    private func recordLoop() async {
-        while !waiting.isEmpty || !unsettled.isEmpty {
+    private func drain() async {
+        var unsettled: Unsettled?
+        while !waiting.isEmpty || unsettled != nil {
             let batch = Array(waiting.prefix(configuration.maxBatch))
             waiting.removeFirst(batch.count)
-            let marking = unsettled
-            unsettled.removeAll()
-            recorded += await record(batch, marking: marking)
-            startApplying()
+            unsettled = await round(batch, marking: unsettled)
         }
-        recording = false
+        rounds -= 1
     }
 
-    private func applyLoop() async {
-        while !recorded.isEmpty {
-            let batch = Array(recorded.prefix(configuration.maxBatch))
-            recorded.removeFirst(batch.count)
-            if let left = await apply(batch) {
-                unsettled.append(left)
-                startRecording()
-            }
-        }
-        applying = false
-    }
-
-    /// Runs without holding the actor, as `apply` does, so new ballots keep queueing meanwhile. Returns the
-    /// ballots to apply.
-    private nonisolated func record(_ batch: [Waiting], marking previous: [Unsettled]) async -> [Waiting] {
-        // A ballot retried while its first outcome waited for its mark is marked once, with the first outcome.
-        var seen = Set<String>()
-        let settlement = previous.isEmpty ? nil : BallotLedger.Settlement(
-            ballots: previous.flatMap(\.settlement.ballots),
-            outcomes: previous.flatMap(\.settlement.outcomes).filter { seen.insert($0.ballotId).inserted })
+    /// Runs without holding the actor, so new ballots keep queueing meanwhile. Returns what is left to mark.
+    private nonisolated func round(_ batch: [Waiting], marking previous: Unsettled?) async -> Unsettled? {
         let existing: [String: BallotLedger.Existing]
         do {
-            existing = try await ledger.record(batch.filter { !$0.recorded }.map(\.ballot), settling: settlement)
-            for item in previous { item.marked(.success(())) }
+            existing = try await ledger.record(batch.filter { !$0.recorded }.map(\.ballot),
+                                               settling: previous?.settlement)
+            previous?.marked(.success(()))
         } catch {
-            // Nothing of this trip committed: the ballots to mark stay pending (the recovery marks them), and the
-            // new ballots were not recorded.
-            for item in previous { item.marked(.failure(error)) }
+            // Nothing of this trip committed: the earlier round stays pending (the recovery marks it), and this
+            // round's new ballots were not recorded.
+            previous?.marked(.failure(error))
             for item in batch { item.resume(with: .failure(error)) }
-            return []
+            return nil
         }
         var apply: [Waiting] = []
         for item in batch {
@@ -141,11 +111,7 @@ actor BallotBatcher {
                 apply.append(item)
             }
         }
-        return apply
-    }
-
-    /// Returns what is left to mark, if `posts` answered.
-    private nonisolated func apply(_ apply: [Waiting]) async -> Unsettled? {
+        guard !apply.isEmpty else { return nil }
         let ballots = apply.map(\.ballot)
         let outcomes: [AppliedIncrements.Outcome]
         do {
