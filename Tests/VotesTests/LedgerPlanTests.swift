@@ -1,6 +1,5 @@
 import Runtime
 import ScratchDatabase
-@testable import ServiceKit
 import Storage
 import Testing
 @testable import VotesCore
@@ -26,19 +25,5 @@ struct LedgerPlanTests {
             #expect(scan.contains { $0.contains("Index Cond: (ballot_id = ANY") }, "\(plan.text)")
         }
         #expect(!plan.lines.contains { $0.contains("Seq Scan") || $0.contains("Hash Join") }, "\(plan.text)")
-    }
-
-    /// The votes database keeps no `outbox_unpublished` index (`VotesMigrations.fewerGuards`): its relay reaches
-    /// the outbox through the primary key.
-    @Test func theRelayReachesTheOutboxThroughItsPrimaryKey() async throws {
-        let plan = try await ScratchDatabase.withPool("ledger", migrations: VotesMigrations.all,
-                                                      settings: VotesService.databaseSettings, logger: Self.logger) { pool in
-            _ = try await pool.query("ANALYZE outbox")
-            let batch = PostgresStatement(OutboxRelay.batchSQL(deleting: true), [200])
-            return try await pool.withConnection { try await $0.genericPlan(of: batch, after: [OutboxRelay.indexesOnly]) }
-        }
-        #expect(plan.lines.contains { $0.contains("Index Cond: (id = ANY") }, "\(plan.text)")
-        #expect(plan.lines.contains { $0.contains("outbox_pkey") }, "\(plan.text)")
-        #expect(!plan.lines.contains { $0.contains("Seq Scan") || $0.contains("outbox_unpublished") }, "\(plan.text)")
     }
 }
