@@ -42,7 +42,8 @@ struct ApplyIncrementHandler: Sendable {
 
     private func apply(_ byClass: [String: [ApplyIncrements]]) async throws -> AppliedIncrements {
         try await pool.withConnection { connection in
-            try await connection.pipelinedTransaction { connection, opening in
+            if let applied = try await applyRemembered(byClass, on: connection) { return applied }
+            let (applied, remembered) = try await connection.pipelinedTransaction { connection, opening in
                 // One plan per statement and session, made without sequential scans: every statement of a round
                 // reaches its rows through a primary key or `vote_applied_sequence`. A generic plan made while
                 // `vote_applied` or a class was nearly empty chose a sequential scan and kept it until the table
@@ -51,15 +52,45 @@ struct ApplyIncrementHandler: Sendable {
                 // posts' database CPU per vote (bench/votes.md).
                 var unsent = opening + [Self.roundSettings]
                 var outcomes: [AppliedIncrements.Outcome] = []
+                var remembered: [CounterCache.Key: CounterCache.Entry] = [:]
                 for className in byClass.keys.sorted() {
                     let round = try await CounterRound(className: className, groups: byClass[className] ?? [])
                         .apply(on: connection, sending: unsent)
                     outcomes += round.outcomes
                     unsent = round.unsent
+                    remembered.merge(round.remembered) { _, latest in latest }
                 }
-                return (AppliedIncrements(outcomes: outcomes), unsent)
+                return ((AppliedIncrements(outcomes: outcomes), remembered), unsent)
             }
+            CounterCache.shared.store(remembered)
+            return applied
         }
+    }
+
+    /// The batch in one round trip, decided from what this process remembers of its counters (`CounterCache`,
+    /// `CounterRound.cachedRound`): nil when a class's round cannot be, or when a counter no longer holds what was
+    /// remembered (a plain update, another process's votes, a retried ballot). Its entries are dropped then, and
+    /// the batch runs as usual, reading its counters. Two such writes can lock the same rows in different orders:
+    /// PostgreSQL breaks the deadlock, and the batch that lost it also runs as usual, locking in id order.
+    private func applyRemembered(_ byClass: [String: [ApplyIncrements]],
+                                 on connection: PostgresConnection) async throws -> AppliedIncrements? {
+        var rounds: [CounterRound.CachedRound] = []
+        for className in byClass.keys.sorted() {
+            guard let round = CounterRound(className: className, groups: byClass[className] ?? []).cachedRound() else {
+                return nil
+            }
+            rounds.append(round)
+        }
+        let writes = rounds.map(\.write)
+        do {
+            try await connection.pipelinedTransaction { _, opening in ((), opening + [Self.roundSettings] + writes) }
+        } catch let error as PostgresError
+                    where [CounterRound.changedState, "23505", "40P01"].contains(error.sqlState ?? "") {
+            CounterCache.shared.remove(rounds.flatMap { $0.remembered.keys })
+            return nil
+        }
+        for round in rounds { CounterCache.shared.store(round.remembered) }
+        return AppliedIncrements(outcomes: rounds.flatMap(\.outcomes))
     }
 }
 

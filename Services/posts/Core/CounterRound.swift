@@ -13,17 +13,23 @@ struct CounterRound {
     let className: String
     let groups: [ApplyIncrements]
 
+    /// What a round applied: its outcomes, the statements left to send (its write, which goes out with the COMMIT
+    /// or the next class's first trip), and what its counters hold once it commits, for `CounterCache`.
+    struct Applied {
+        var outcomes: [Outcome]
+        var unsent: [PostgresStatement]
+        var remembered: [CounterCache.Key: CounterCache.Entry] = [:]
+    }
+
     /// Applies the class's ballots on `connection`, inside a transaction. `sending` are statements still to send
     /// (the transaction's BEGIN, the previous class's write): they go out with this round's first, so a round costs
     /// one round trip (the schema, the row locks and the earlier ballots) when this process has the class's schema,
-    /// two when not. Returns the outcomes and the statements left to send: this class's write, which goes out
-    /// with the COMMIT (or the next class's first trip).
-    func apply(on connection: PostgresConnection,
-               sending leading: [PostgresStatement]) async throws -> (outcomes: [Outcome], unsent: [PostgresStatement]) {
+    /// two when not.
+    func apply(on connection: PostgresConnection, sending leading: [PostgresStatement]) async throws -> Applied {
         do {
             try Names.requireClassName(className)
         } catch {
-            return (Self.refuse(groups, error), leading)
+            return Applied(outcomes: Self.refuse(groups, error), unsent: leading)
         }
         var outcomes: [Outcome] = []
         var live: [ApplyIncrements] = []
@@ -34,7 +40,7 @@ struct CounterRound {
                 outcomes += Self.refuse([group], ParseError(.invalidKeyName, "Invalid field name: \(group.field)."))
             }
         }
-        guard !live.isEmpty else { return (outcomes, leading) }
+        guard !live.isEmpty else { return Applied(outcomes: outcomes, unsent: leading) }
 
         // The schema is read in the transaction, and in the same round trip the rows are locked and the earlier
         // ballots read (after the locks: the server runs the statements in order), with the columns of the schema
@@ -43,11 +49,11 @@ struct CounterRound {
         let guessed = cached.map { roundStatements(countable(live, schema: $0).counted, schema: $0) } ?? []
         let opened = try await connection.pipeline(leading + [SchemaStore.loadStatement(className)] + guessed)
         guard let schema = SchemaStore.loaded(className, opened[leading.count]) else {
-            return (outcomes + Self.refuse(live, CounterTally.notFound), [])
+            return Applied(outcomes: outcomes + Self.refuse(live, CounterTally.notFound), unsent: [])
         }
         let (counted, refused) = countable(live, schema: schema)
         outcomes += refused
-        guard !counted.isEmpty else { return (outcomes, []) }
+        guard !counted.isEmpty else { return Applied(outcomes: outcomes, unsent: []) }
         let read = !guessed.isEmpty && cached?.fingerprint == schema.fingerprint && !schema.fingerprint.isEmpty
             ? Array(opened.suffix(2)) : try await connection.pipeline(roundStatements(counted, schema: schema))
         let rows = lockedRows(read[0], fields: fields(counted))
@@ -63,8 +69,10 @@ struct CounterRound {
             _ = try await SchemaStore.ensure(className, fields: Dictionary(uniqueKeysWithValues: newFields.map { ($0, number) }),
                                          current: schema, on: connection)
         }
-        return (outcomes, write(tally).map { [$0] } ?? [])
+        return Applied(outcomes: outcomes, unsent: write(tally).map { [$0] } ?? [],
+                       remembered: remembered(counted, tally: tally))
     }
+
 
     /// The groups whose field is a Number or not there yet (counted from 0), and refusals for the others.
     private func countable(_ live: [ApplyIncrements], schema: ClassSchema) -> (counted: [ApplyIncrements], refused: [Outcome]) {
@@ -183,27 +191,53 @@ struct CounterRound {
     /// when there is nothing to write. Each join to a batch also names the batch's keys with `= ANY`, so that the
     /// table is reached through its primary key whichever join order the plan takes: a generic plan made while a
     /// table looked empty would otherwise walk all of it, joined to the batch, until the plan is made again.
-    func write(_ tally: CounterTally) -> PostgresStatement? {
+    ///
+    /// With `holding` (a round decided from `CounterCache`), the write also checks what the decisions assumed: a
+    /// counter changes only where the row still holds the value and the write ACL they were made with, and the
+    /// statement fails with `changedState` unless every object changed and the class's schema is the one they used.
+    /// A sequence taken already, or a ballot applied before (a retry), fails it on a unique index.
+    func write(_ tally: CounterTally, holding: Holding? = nil) -> PostgresStatement? {
         let literal = SQLParameters.arrayLiteral
         var parameters = SQLParameters()
         var parts: [String] = []
+        var check = "", checked: String?
         let fields = Set(tally.totals.keys.map { $0.field }).sorted()
         if !fields.isEmpty {
             let objects = Set(tally.totals.keys.map { $0.objectId }).sorted()
             let ids = parameters.bind(literal(objects)) + "::text[]"
-            var columns = ["id"], sources = [ids], sets: [String] = []
+            var columns = ["id"], sources = [ids], sets: [String] = [], holds: [String] = []
             for (index, field) in fields.enumerated() {
                 let values = objects.map { tally.totals[Target(objectId: $0, field: field)] }
                 sources.append(parameters.bind(TextArray.numbers(values)) + "::double precision[]")
                 columns.append("v\(index)")
                 sets.append("\(Names.quoted(field)) = COALESCE(x.v\(index), t.\(Names.quoted(field)))")
+                if let holding {
+                    let held = objects.map { holding.values[Target(objectId: $0, field: field)] ?? nil }
+                    sources.append(parameters.bind(TextArray.numbers(held)) + "::double precision[]")
+                    columns.append("h\(index)")
+                    holds.append("(x.v\(index) IS NULL OR t.\(Names.quoted(field)) IS NOT DISTINCT FROM x.h\(index))")
+                }
+            }
+            if let holding {
+                // '' for no ACL: an array literal is never empty text.
+                let writers = objects.map { (holding.writers[$0] ?? nil).map(literal) ?? "" }
+                sources.append(parameters.bind(literal(writers)) + "::text[]")
+                columns.append("w")
+                holds.append("t.\"_wperm\" IS NOT DISTINCT FROM NULLIF(x.w, '')::text[]")
+                check = "WHERE (SELECT holds FROM checked)"
+                checked = """
+                    checked AS (SELECT vote_round_holds((SELECT count(*) FROM counters) = \(parameters.bind(objects.count))
+                        AND (SELECT \(SchemaStore.fingerprintSQL) FROM parse_schema WHERE class_name = \(parameters.bind(className)))
+                            = \(parameters.bind(holding.fingerprint))) AS holds)
+                    """
             }
             let updatedAt = parameters.bind(tally.updatedAt)
             parts.append("""
                 counters AS (UPDATE \(table) AS t SET \(sets.joined(separator: ", ")), "updatedAt" = \(updatedAt)::timestamptz
                     FROM unnest(\(sources.joined(separator: ", "))) AS x(\(columns.joined(separator: ", ")))
-                    WHERE t."objectId" = ANY(\(ids)) AND t."objectId" = x.id RETURNING 1)
+                    WHERE t."objectId" = ANY(\(ids)) AND t."objectId" = x.id\(holds.map { " AND " + $0 }.joined()) RETURNING 1)
                 """)
+            if let checked { parts.append(checked) }
         }
         let className = parameters.bind(self.className)
         // The primary key of `vote_likes` backs the decisions: a like counted twice would fail the transaction.
@@ -236,6 +270,7 @@ struct CounterRound {
                 \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.total ?? 0 })))::double precision[],
                 \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.sequence })))::bigint[],
                 \(parameters.bind(literal(recorded.map { $0.outcome.updatedAt ?? "" })))::text[]) AS x(b, o, f, a, t, s, u)
+            \(check)
             """
         guard !parts.isEmpty || !recorded.isEmpty else { return nil }
         return PostgresStatement((parts.isEmpty ? "" : "WITH " + parts.joined(separator: ",\n") + "\n") + insert,

@@ -4,7 +4,7 @@ import Storage
 /// The posts database: one row per class in `parse_schema` (its fields and their types, class-level permissions,
 /// indexes) and one table per class in schema `classes`, with typed columns as parse-server lays them out.
 enum PostsMigrations {
-    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes]
+    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.
@@ -25,6 +25,18 @@ enum PostsMigrations {
             class_name text NOT NULL, object_id text NOT NULL, field text NOT NULL, voter text NOT NULL,
             ballot_id uuid NOT NULL, liked_at timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (class_name, object_id, field, voter));
+        """)
+
+    /// The check of a vote round decided from what this process remembered (`CounterRound.write(_:holding:)`):
+    /// fails the statement, and so its transaction, unless what the round assumed still holds.
+    static let cachedRounds = Migration(version: 5, name: "cached vote rounds", sql: """
+        CREATE OR REPLACE FUNCTION vote_round_holds(holds boolean) RETURNS boolean LANGUAGE plpgsql AS $$
+        BEGIN
+            IF holds IS NOT TRUE THEN
+                RAISE EXCEPTION 'a counter changed since this process last applied votes to it' USING ERRCODE = 'PV001';
+            END IF;
+            RETURN true;
+        END $$;
         """)
 
     static let classes = Migration(version: 2, name: "classes", sql: """
