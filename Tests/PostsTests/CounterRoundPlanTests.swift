@@ -29,22 +29,45 @@ struct CounterRoundPlanTests {
             tally.decide(group)
             let round = CounterRound(className: "PlanPhoto", groups: [group])
             let statements = [round.earlierStatement([group]), try #require(round.write(tally))]
-            for statement in statements {
-                let plan = try await pool.withConnection {
-                    try await $0.genericPlan(of: statement, after: [ApplyIncrementHandler.roundSettings])
-                }
-                let scans = plan.lines.filter { $0.contains("Scan") && !$0.contains("Function Scan") && !$0.contains("CTE Scan") }
-                #expect(!scans.isEmpty, "\(plan.text)")
-                #expect(!plan.lines.contains { $0.contains("Seq Scan") }, "\(plan.text)")
-                // Each index scan is followed, before the next node, by its index condition.
-                for node in plan.nodes where node[0].contains("Index") && node[0].contains("Scan") {
-                    #expect(node.contains { $0.contains("Index Cond") }, "\(plan.text)")
-                }
-                // The likes asked for are looked up by their whole key, not among all the class's likes.
-                for node in plan.nodes where statement.sql.hasPrefix("SELECT") && node[0].contains(" on vote_likes") {
-                    #expect(node.contains { $0.contains("Index Cond") && $0.contains("(voter = x") }, "\(plan.text)")
-                }
-            }
+            for statement in statements { try await expectIndexed(statement, pool) }
+        }
+    }
+
+    /// The statement's generic plan, made with the round's settings, reaches every table through an index condition.
+    private func expectIndexed(_ statement: PostgresStatement, _ pool: PostgresPool) async throws {
+        let plan = try await pool.withConnection {
+            try await $0.genericPlan(of: statement, after: [ApplyIncrementHandler.roundSettings])
+        }
+        let scans = plan.lines.filter { $0.contains("Scan") && !$0.contains("Function Scan") && !$0.contains("CTE Scan") }
+        #expect(!scans.isEmpty, "\(plan.text)")
+        #expect(!plan.lines.contains { $0.contains("Seq Scan") }, "\(plan.text)")
+        // Each index scan is followed, before the next node, by its index condition.
+        for node in plan.nodes where node[0].contains("Index") && node[0].contains("Scan") {
+            #expect(node.contains { $0.contains("Index Cond") }, "\(plan.text)")
+        }
+        // The likes asked for are looked up by their whole key, not among all the class's likes.
+        for node in plan.nodes where statement.sql.hasPrefix("SELECT") && node[0].contains(" on vote_likes") {
+            #expect(node.contains { $0.contains("Index Cond") && $0.contains("(voter = x") }, "\(plan.text)")
+        }
+    }
+
+    @Test func aRoundDecidedFromMemoryReachesEveryTableThroughAnIndex() async throws {
+        try await PostsDatabase.withScratch { pool in
+            _ = try await PostsDatabase.call(pool, "POST", "classes/PlanCat", #"{"votes":5}"#)
+            _ = try await pool.query(#"ANALYZE classes."PlanCat", vote_applied, parse_schema"#)
+            let schema = try #require(try await pool.withConnection { try await SchemaStore.load("PlanCat", on: $0) })
+            let target = CounterTally.Target(objectId: "c1", field: "votes")
+            var tally = CounterTally(
+                schema: schema, rows: ["c1": .init(writers: ["*"], updatedAt: "", values: ["votes": 5])],
+                earlier: [:], lastSequences: [target: 3], likes: [], updatedAt: "2026-11-30T00:00:00.000Z")
+            let group = ApplyIncrements(className: "PlanCat", objectId: "c1", field: "votes", ballots: [
+                Ballot(ballotId: UUID().uuidString.lowercased(), kind: .increment, value: 1, voter: .anonymous),
+            ])
+            tally.decide(group)
+            let holding = CounterRound.Holding(values: [target: 5], writers: ["c1": ["*"]], fingerprint: schema.fingerprint)
+            let write = try #require(CounterRound(className: "PlanCat", groups: [group]).write(tally, holding: holding))
+            #expect(write.sql.contains("vote_round_holds"))
+            try await expectIndexed(write, pool)
         }
     }
 }
