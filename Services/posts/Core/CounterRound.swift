@@ -73,7 +73,6 @@ struct CounterRound {
                        remembered: remembered(counted, tally: tally))
     }
 
-
     /// The groups whose field is a Number or not there yet (counted from 0), and refusals for the others.
     private func countable(_ live: [ApplyIncrements], schema: ClassSchema) -> (counted: [ApplyIncrements], refused: [Outcome]) {
         let number = FieldType(.number)
@@ -201,6 +200,7 @@ struct CounterRound {
         var parameters = SQLParameters()
         var parts: [String] = []
         var check = "", checked: String?
+        let className = parameters.bind(self.className)
         let fields = Set(tally.totals.keys.map { $0.field }).sorted()
         if !fields.isEmpty {
             let objects = Set(tally.totals.keys.map { $0.objectId }).sorted()
@@ -227,7 +227,7 @@ struct CounterRound {
                 check = "WHERE (SELECT holds FROM checked)"
                 checked = """
                     checked AS (SELECT vote_round_holds((SELECT count(*) FROM counters) = \(parameters.bind(objects.count))
-                        AND (SELECT \(SchemaStore.fingerprintSQL) FROM parse_schema WHERE class_name = \(parameters.bind(className)))
+                        AND (SELECT \(SchemaStore.fingerprintSQL) FROM parse_schema WHERE class_name = \(className))
                             = \(parameters.bind(holding.fingerprint))) AS holds)
                     """
             }
@@ -239,7 +239,6 @@ struct CounterRound {
                 """)
             if let checked { parts.append(checked) }
         }
-        let className = parameters.bind(self.className)
         // The primary key of `vote_likes` backs the decisions: a like counted twice would fail the transaction.
         let added = tally.likesAdded
         if !added.isEmpty {
