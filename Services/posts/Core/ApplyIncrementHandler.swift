@@ -69,8 +69,8 @@ struct ApplyIncrementHandler: Sendable {
 
     /// The batch in one round trip, decided from what this process remembers of its counters (`CounterCache`,
     /// `CounterRound.cachedRound`): nil when a class's round cannot be, or when a counter no longer holds what was
-    /// remembered (a plain update, another process's votes, a retried ballot). Its entries are dropped then, and
-    /// the batch runs as usual, reading its counters. Two such writes can lock the same rows in different orders:
+    /// remembered (a plain update, another process's votes, a retried ballot). Its counters are distrusted then
+    /// (not remembered for a while), and the batch runs as usual, reading them. Two such writes can lock the same rows in different orders:
     /// PostgreSQL breaks the deadlock, and the batch that lost it also runs as usual, locking in id order.
     private func applyRemembered(_ byClass: [String: [ApplyIncrements]],
                                  on connection: PostgresConnection) async throws -> AppliedIncrements? {
@@ -86,7 +86,7 @@ struct ApplyIncrementHandler: Sendable {
             try await connection.pipelinedTransaction { _, opening in ((), opening + [Self.roundSettings] + writes) }
         } catch let error as PostgresError
                     where [CounterRound.changedState, "23505", "40P01"].contains(error.sqlState ?? "") {
-            CounterCache.shared.remove(rounds.flatMap { $0.remembered.keys })
+            CounterCache.shared.distrust(rounds.flatMap { $0.remembered.keys })
             return nil
         }
         for round in rounds { CounterCache.shared.store(round.remembered) }
