@@ -9,7 +9,8 @@ import Storage
 /// `vote_applied`, written in the transaction that changes the counter. All ballots of a command share one
 /// transaction, and each class costs a fixed number of statements whatever its number of objects and ballots (one
 /// lock of all its rows, one read of earlier ballots, one write per table), so a hot object costs one row lock per
-/// batch, not per vote, and ballots spread over many objects cost one round trip per table, not per object.
+/// batch, not per vote, and ballots spread over many objects cost one round trip per table, not per object. On
+/// counters this process applied votes to before, the lock and the read are skipped (`applyRemembered`).
 struct ApplyIncrementHandler: Sendable {
     let pool: PostgresPool
 

@@ -5,7 +5,8 @@ import Storage
 
 /// The ballots of one class in one `votes.apply.v1` batch, applied with a fixed number of statements whatever the
 /// number of objects: one lock of every row concerned, one read each of the earlier ballots, the last sequences and
-/// the likes, then one write per changed field and per table. Must run inside a transaction.
+/// the likes, then one write per changed field and per table; or, on counters this process remembers, the write
+/// alone (`CounterRound+Cached.swift`). Must run inside a transaction.
 struct CounterRound {
     typealias Outcome = AppliedIncrements.Outcome
     typealias Target = CounterTally.Target
