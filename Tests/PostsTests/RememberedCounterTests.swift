@@ -122,15 +122,16 @@ struct RememberedCounterTests {
         }
     }
 
+    /// Also when its id is spelled in upper case: the ids posts kept come back from PostgreSQL in lower case.
     @Test func aRetriedBallotGetsTheOutcomeItHadAndCountsOnce() async throws {
         try await PostsDatabase.withScratch { pool in
             let id = try await make(pool)
-            let retried = Self.ballot()
+            let retried = Self.ballot(UUID().uuidString.uppercased())
             _ = try await apply(pool, id, [retried])
             _ = try await apply(pool, id, [Self.ballot()])
             #expect(decidedFromMemory(id, [retried]))
             let outcome = try #require(try await apply(pool, id, [retried]).first)
-            #expect(outcome.total == 6 && outcome.sequence == 1)
+            #expect(outcome.ballotId == retried.ballotId && outcome.total == 6 && outcome.sequence == 1)
             let (votes, applied) = try await stored(pool, id)
             #expect(votes == 7 && applied == 2)
         }

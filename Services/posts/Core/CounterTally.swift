@@ -67,14 +67,14 @@ struct CounterTally {
     mutating func decide(_ group: ApplyIncrements) {
         let target = Target(objectId: group.objectId, field: group.field)
         guard let row = rows[group.objectId] else {
-            outcomes += group.ballots.map { earlier[$0.ballotId] ?? Outcome(ballotId: $0.ballotId, error: Self.notFound) }
+            outcomes += group.ballots.map { earlierOutcome($0) ?? Outcome(ballotId: $0.ballotId, error: Self.notFound) }
             return
         }
         var running = totals[target] ?? row.values[group.field] ?? 0
         var sequence = lastSequences[target] ?? 0
         for ballot in group.ballots {
-            if let done = earlier[ballot.ballotId] { outcomes.append(done); continue }
-            guard seen.insert(ballot.ballotId).inserted else { continue }
+            if let done = earlierOutcome(ballot) { outcomes.append(done); continue }
+            guard seen.insert(ballot.ballotId.lowercased()).inserted else { continue }
             if let refusal = Self.refusal(for: ballot.voter, schema: schema, writers: row.writers)
                 ?? (group.oncePerUser ? Self.likeRefusal(ballot) : nil) {
                 outcomes.append(Outcome(ballotId: ballot.ballotId, error: refusal))
@@ -102,6 +102,14 @@ struct CounterTally {
             totals[target] = running
         }
         lastSequences[target] = sequence
+    }
+
+    /// What the ballot got when it was applied before, under the id as this batch spells it: `earlier` is keyed
+    /// by PostgreSQL's text of the uuid (lower case), and a sender may write it in upper case.
+    private func earlierOutcome(_ ballot: ApplyIncrements.Ballot) -> Outcome? {
+        guard var done = earlier[ballot.ballotId.lowercased()] else { return nil }
+        done.ballotId = ballot.ballotId
+        return done
     }
 
     /// `votes` checks these before it records a like; checked again here, where the rule is enforced.
