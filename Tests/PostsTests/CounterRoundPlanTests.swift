@@ -64,8 +64,8 @@ struct CounterRoundPlanTests {
                 Ballot(ballotId: UUID().uuidString.lowercased(), kind: .increment, value: 1, voter: .anonymous),
             ])
             tally.decide(group)
-            let holding = CounterRound.Holding(values: [target: 5], writers: ["c1": ["*"]], fingerprint: schema.fingerprint)
-            let write = try #require(CounterRound(className: "PlanCat", groups: [group]).write(tally, holding: holding))
+            let write = try #require(CounterRound(className: "PlanCat", groups: [group])
+                .write(tally, checkingAgainst: schema.fingerprint))
             #expect(write.sql.contains("vote_round_holds"))
             try await expectIndexed(write, pool)
         }

@@ -4,7 +4,7 @@ import Query
 import Storage
 
 /// Rounds on counters this process applied votes to before (`CounterCache`): decided from what it remembers, and
-/// written in one statement that checks, under the rows' locks, that they still hold it (`write(_:holding:)`).
+/// written in one statement that checks, under the rows' locks, that they still hold it (`write(_:checkingAgainst:)`).
 extension CounterRound {
     /// A round decided from `CounterCache`: its outcomes, and its write, which checks what the decisions assumed.
     struct CachedRound {
@@ -16,15 +16,7 @@ extension CounterRound {
     /// The SQLSTATE of a write whose counters no longer hold what `CounterCache` said (`PostsMigrations.cachedRounds`).
     static let changedState = "PV001"
 
-    /// What a round decided from `CounterCache` assumed: each counter's value before it (nil inside: no value yet),
-    /// each object's write ACL, the class's schema.
-    struct Holding {
-        var values: [Target: Double?]
-        var writers: [String: [String]?]
-        var fingerprint: String
-    }
-
-    /// The round decided from `CounterCache` alone, with a write that checks what it assumed (`write(_:holding:)`),
+    /// The round decided from `CounterCache` alone, with a write that checks what it assumed (`write(_:checkingAgainst:)`),
     /// so it costs no read: when this process has the class's schema, every counter is a plain one (no likes) of a
     /// Number field it has applied votes to, and every ballot counts. Nil otherwise: `apply` reads what it needs.
     func cachedRound() -> CachedRound? {
@@ -33,26 +25,23 @@ extension CounterRound {
         let number = FieldType(.number)
         var rows: [String: CounterTally.LockedRow] = [:]
         var lastSequences: [Target: Int] = [:]
-        var held = Holding(values: [:], writers: [:], fingerprint: schema.fingerprint)
         for group in groups {
             guard !group.oncePerUser, Names.isValidFieldName(group.field), schema.type(of: group.field) == number,
                   let entry = CounterCache.shared.get(.init(className: className, objectId: group.objectId, field: group.field))
             else { return nil }
-            if let writers = held.writers[group.objectId], writers != entry.writers { return nil }
-            held.writers[group.objectId] = entry.writers
+            if let row = rows[group.objectId], row.writers != entry.writers { return nil }
             var row = rows[group.objectId] ?? .init(writers: entry.writers, updatedAt: "", values: [:])
             row.values[group.field] = entry.value
             rows[group.objectId] = row
             let target = Target(objectId: group.objectId, field: group.field)
             lastSequences[target] = entry.lastSequence
-            held.values[target] = .some(entry.value)
         }
         var tally = CounterTally(schema: schema, rows: rows, earlier: [:], lastSequences: lastSequences, likes: [],
                                  updatedAt: ParseDate.string(from: ObjectWriter.now()))
         for group in groups { tally.decide(group) }
         guard tally.outcomes.count == groups.reduce(0, { $0 + $1.ballots.count }),
               tally.outcomes.allSatisfy({ $0.error == nil && $0.sequence != nil }),
-              let write = write(tally, holding: held) else { return nil }
+              let write = write(tally, checkingAgainst: schema.fingerprint) else { return nil }
         return CachedRound(outcomes: tally.outcomes, write: write, remembered: remembered(groups, tally: tally))
     }
 

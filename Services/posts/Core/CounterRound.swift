@@ -192,11 +192,11 @@ struct CounterRound {
     /// table is reached through its primary key whichever join order the plan takes: a generic plan made while a
     /// table looked empty would otherwise walk all of it, joined to the batch, until the plan is made again.
     ///
-    /// With `holding` (a round decided from `CounterCache`), the write also checks what the decisions assumed: a
-    /// counter changes only where the row still holds the value and the write ACL they were made with, and the
-    /// statement fails with `changedState` unless every object changed and the class's schema is the one they used.
+    /// With `fingerprint` (a round decided from `CounterCache`), the write also checks what the decisions assumed:
+    /// a counter changes only where the row still holds the value and the write ACL of the tally's rows, and the
+    /// statement fails with `changedState` unless every object changed and the class's schema has that fingerprint.
     /// A sequence taken already, or a ballot applied before (a retry), fails it on a unique index.
-    func write(_ tally: CounterTally, holding: Holding? = nil) -> PostgresStatement? {
+    func write(_ tally: CounterTally, checkingAgainst fingerprint: String? = nil) -> PostgresStatement? {
         let literal = SQLParameters.arrayLiteral
         var parameters = SQLParameters()
         var parts: [String] = []
@@ -212,16 +212,16 @@ struct CounterRound {
                 sources.append(parameters.bind(TextArray.numbers(values)) + "::double precision[]")
                 columns.append("v\(index)")
                 sets.append("\(Names.quoted(field)) = COALESCE(x.v\(index), t.\(Names.quoted(field)))")
-                if let holding {
-                    let held = objects.map { holding.values[Target(objectId: $0, field: field)] ?? nil }
+                if fingerprint != nil {
+                    let held = objects.map { tally.rows[$0]?.values[field] }
                     sources.append(parameters.bind(TextArray.numbers(held)) + "::double precision[]")
                     columns.append("h\(index)")
                     holds.append("(x.v\(index) IS NULL OR t.\(Names.quoted(field)) IS NOT DISTINCT FROM x.h\(index))")
                 }
             }
-            if let holding {
+            if let fingerprint {
                 // '' for no ACL: an array literal is never empty text.
-                let writers = objects.map { (holding.writers[$0] ?? nil).map(literal) ?? "" }
+                let writers = objects.map { tally.rows[$0]?.writers.map(literal) ?? "" }
                 sources.append(parameters.bind(literal(writers)) + "::text[]")
                 columns.append("w")
                 holds.append("t.\"_wperm\" IS NOT DISTINCT FROM NULLIF(x.w, '')::text[]")
@@ -229,7 +229,7 @@ struct CounterRound {
                 checked = """
                     checked AS (SELECT vote_round_holds((SELECT count(*) FROM counters) = \(parameters.bind(objects.count))
                         AND (SELECT \(SchemaStore.fingerprintSQL) FROM parse_schema WHERE class_name = \(className))
-                            = \(parameters.bind(holding.fingerprint))) AS holds)
+                            = \(parameters.bind(fingerprint))) AS holds)
                     """
             }
             let updatedAt = parameters.bind(tally.updatedAt)
