@@ -49,14 +49,18 @@ cleanup() {
 declare -A RESULTS=() CPU=()
 
 # Every run starts from vacuumed tables, so that it does not pay for the dead rows the run before it left (a
-# vacuum of pgbench's accounts, started by autovacuum, used to land in the votes spread run).
-vacuum_all() {
+# vacuum of pgbench's accounts, started by autovacuum, used to land in the votes spread run), and right after a
+# checkpoint, so that none starts during the measured seconds: a vote writes about 2.6 KB of WAL, and the runs
+# before the spread run used to fill max_wal_size's trigger (about 530 MB at the default 1 GB) in the middle of
+# it or of the simple-update run, whichever came first, and its full-page writes with it (bench/votes.md).
+settle_database() {
     "$PG_BIN/vacuumdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres --all --quiet
+    psql_db postgres -c "CHECKPOINT"
 }
 
 measure_wrk() {
     local name=$1 script=$2 output
-    vacuum_all
+    settle_database
     local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$BASE/health" >/dev/null
@@ -72,7 +76,7 @@ measure_wrk() {
 measure_pgbench() {
     local name=$1 output tps p50 p99
     shift
-    vacuum_all
+    settle_database
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
     rm -f "$WORK_DIR"/pgbench_log.*
