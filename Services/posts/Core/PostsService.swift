@@ -4,7 +4,7 @@ import ServiceKit
 import Storage
 
 /// The `posts` service: Parse objects, their classes (schemas), queries, ACLs and class-level permissions,
-/// batches, and the object events. See ARCHITECTURE.md for what it owns.
+/// batches, and the object events. See docs/architecture.md for what it owns.
 public enum PostsService {
     public static let definition = ServiceDefinition(
         name: .posts,
