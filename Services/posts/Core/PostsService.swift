@@ -13,13 +13,13 @@ public enum PostsService {
             let configuration = try PostsConfiguration.fromEnvironment()
             ApplyIncrementHandler.register(&router, pool)
             let users = UserDirectory.auth(calls)
-            router.register(RESTRequest.type, RESTRequest.self) { command, _ in
+            router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                              configuration: configuration, requestId: command.requestId,
                                              users: users)
                 let handler = PostsHandler(context: context)
                 return try await pool.withConnection { connection in
-                    try await handler.handle(command.payload, on: connection)
+                    try await handler.handle(command.payload, on: connection, logger: logger)
                 }
             }
         })
