@@ -42,6 +42,9 @@ public enum ValueStorage {
                 throw ParseError(.incorrectType, "GeoPoint longitude out of bounds: \(longitude).")
             }
             return "point(\(parameters.bind(longitude))::double precision, \(parameters.bind(latitude))::double precision)"
+        case .polygon:
+            guard value["__type"]?.stringValue == "Polygon" else { throw mismatch(type, value) }
+            return parameters.bind(try GeoValue.polygonText(value)) + "::polygon"
         case .relation, .acl:
             throw mismatch(type, value)
         }

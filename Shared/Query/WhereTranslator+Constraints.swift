@@ -29,8 +29,11 @@ extension WhereTranslator {
             case "$select", "$dontSelect", "$inQuery", "$notInQuery":
                 let condition = try await mapping.subquery(op, operand, column, translator: self)
                 parts.append(op == "$select" || op == "$inQuery" ? condition : "NOT COALESCE(\(condition), FALSE)")
-            case "$nearSphere", "$within", "$geoWithin", "$geoIntersects", "$text", "$maxDistance",
-                 "$maxDistanceInRadians", "$maxDistanceInMiles", "$maxDistanceInKilometers", "$relativeTime":
+            case _ where Self.geoOperators.contains(op):
+                parts.append(try geo(op, operand, fields, column))
+            case _ where Self.distanceLimits[op] != nil:
+                guard fields["$nearSphere"] != nil else { throw ParseError(.invalidQuery, "\(op) needs $nearSphere.") }
+            case "$text", "$relativeTime":
                 throw ParseError(.invalidQuery, "The query operator \(op) is not supported by this server.")
             default:
                 throw ParseError(.invalidQuery, "Unsupported query operator: \(op)")
@@ -41,8 +44,8 @@ extension WhereTranslator {
 
     /// The SQL value to compare a column with.
     private func operand(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
-        if column.type.kind == .geoPoint {
-            throw ParseError(.invalidQuery, "GeoPoint fields can only be queried with $exists on this server.")
+        if column.type.kind == .geoPoint || column.type.kind == .polygon {
+            throw ParseError(.invalidQuery, "\(column.type.kind.rawValue) fields can only be queried with equality, $exists and the geo operators.")
         }
         if column.isNested || [.object, .array, .bytes].contains(column.type.kind) {
             return bind(value.compactText) + "::jsonb"
@@ -58,6 +61,10 @@ extension WhereTranslator {
 
     private func equality(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
         if value.isNull { return "\(column.sql) IS NULL" }
+        if !column.isNested && [.geoPoint, .polygon].contains(column.type.kind) {
+            // PostgreSQL's "same as" (`~=`): geometric types have no `=`.
+            return "\(column.sql) ~= \(try ValueStorage.sql(value, column.type, &parameters))"
+        }
         if column.isSchemaless && value.arrayValue == nil {
             // An array holding the value matches too, as with typed Array columns.
             let wanted = try operand(value, column)

@@ -10,6 +10,8 @@ public final class WhereTranslator {
     private var aliasCount = 0
     /// Top-level fields the query filters on, so they can be indexed.
     public private(set) var filteredFields: [String] = []
+    /// `ORDER BY` terms the query asks for by itself (`$nearSphere` sorts by distance), used when `order` is absent.
+    public internal(set) var distanceOrder: [String] = []
 
     public init() {}
 
