@@ -100,7 +100,9 @@ extension WhereTranslator {
             var parts: [String] = []
             if !values.isEmpty {
                 let list = bind(JSONValue.array(values).compactText)
-                parts.append("EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) = wanted.value OR (jsonb_typeof(\(column.sql)) = 'array' AND \(column.sql) @> jsonb_build_array(wanted.value)))")
+                // `IN` an uncorrelated list is hashed once per statement; a long list is then not walked per row.
+                parts.append("\(column.sql) IN (SELECT wanted.value FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value))")
+                parts.append("(jsonb_typeof(\(column.sql)) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) @> jsonb_build_array(wanted.value)))")
             }
             if values.count < items.count { parts.append("\(column.sql) IS NULL") }
             return "(" + parts.joined(separator: " OR ") + ")"
