@@ -3,7 +3,7 @@ import Storage
 
 /// The operators of one field's constraint (`{"$gt":1,"$lt":5}`) and the SQL of each.
 extension WhereTranslator {
-    func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping) async throws -> String {
+    func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping, field: String) async throws -> String {
         if let table = column.relationTable { return try relation(value, column, table: table) }
         guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
             return try equality(value, column)
@@ -38,8 +38,7 @@ extension WhereTranslator {
                 parts.append(try geo(op, operand, fields, column))
             case _ where Self.distanceLimits[op] != nil:
                 guard fields["$nearSphere"] != nil else { throw ParseError(.invalidQuery, "\(op) needs $nearSphere.") }
-            case "$text":
-                throw ParseError(.invalidQuery, "The query operator \(op) is not supported by this server.")
+            case "$text": parts.append(try text(operand, column, field: field))
             default:
                 throw ParseError(.invalidQuery, "Unsupported query operator: \(op)")
             }
