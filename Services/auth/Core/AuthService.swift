@@ -1,4 +1,5 @@
 import Contracts
+import Query
 import Runtime
 import ServiceKit
 import Storage
@@ -16,8 +17,15 @@ public enum AuthService {
             let settings = try AuthSettings.fromEnvironment()
             let routes = AuthRouter(pool: pool, settings: settings)
             let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
-            router.register(RESTRequest.type, RESTRequest.self) { command, _ in
-                try await routes.handle(AuthRequest(command))
+            router.register(RESTRequest.type, RESTRequest.self) { command, logger in
+                do {
+                    return try await routes.handle(AuthRequest(command))
+                } catch let error as PostgresError where !error.isConnectionFailure {
+                    // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
+                    guard let answer = error.queryError else { throw error }
+                    logger.info("request refused by PostgreSQL", ["error": "\(error)"])
+                    throw answer
+                }
             }
             router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
                 try await resolver.resolve(command)
