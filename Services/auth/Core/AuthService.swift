@@ -10,7 +10,8 @@ import Storage
 public enum AuthService {
     public static let definition = ServiceDefinition(
         name: .auth,
-        migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration],
+        migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
+                     PasswordPolicyMigration.migration],
         registerCommands: { router, pool, _, _ in
             // Refusing to run with a misread lockout or session length is safer than guessing.
             let settings = try AuthSettings.fromEnvironment()
