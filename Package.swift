@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
         .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage"], path: "Tests/QueryTests"),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Runtime"], path: "Tests/StorageTests"),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),

@@ -115,7 +115,7 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(error)
         } catch let error as MessagingError {
             log.warning("service call failed", ["service": service.rawValue, "error": error.description])
-            return ParseResponses.error(error.parseError)
+            return ParseResponses.error(method == "GET" ? error.parseError : error.parseErrorForWrite)
         } catch {
             log.error("service call failed", ["service": service.rawValue, "error": "\(error)"])
             return ParseResponses.error(.internalError)
