@@ -60,7 +60,7 @@ struct AuthRouter: Sendable {
         case ("loginAs", 1, "POST"): return try await account.loginAs(request)
         case ("upgradeToRevocableSession", 1, "POST"): return try await account.upgradeToRevocableSession(request)
         default:
-            throw ParseError(.commandUnavailable, "Cannot \(method) /\(request.segments.joined(separator: "/")): no such route.")
+            throw ParseError.noSuchRoute(method, "/\(request.segments.joined(separator: "/"))")
         }
     }
 }

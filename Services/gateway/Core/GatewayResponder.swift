@@ -98,6 +98,19 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        if path == "batch", method == "POST",
+           let batch = BatchRequest(body: body.payload, mountPath: configuration.mountPath) {
+            switch BatchPlan(batch, voteFields: configuration.voteFields, serverURL: serverURL(for: request)) {
+            case .forwardWhole:
+                break
+            case .refuse(let error):
+                return ParseResponses.error(error)
+            case .split(let steps):
+                return await BatchDispatcher(client: client, timeout: configuration.requestTimeout, logger: log)
+                    .run(steps, transactional: batch.transactional, requestId: requestId, identity: identity,
+                         serverURL: serverURL(for: request))
+            }
+        }
         if let vote = VoteRoute(fields: configuration.voteFields).plan(method: method, path: path, body: body.payload) {
             return await VoteForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .send(vote, requestId: requestId, identity: identity, serverURL: serverURL(for: request))

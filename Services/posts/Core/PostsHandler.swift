@@ -49,7 +49,7 @@ struct PostsHandler: Sendable {
         default:
             break
         }
-        throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
+        throw ParseError.noSuchRoute(request.method, "/\(request.path)")
     }
 
     private func objects(_ request: RESTRequest, className: String, objectId: String?,
@@ -87,7 +87,7 @@ struct PostsHandler: Sendable {
             }
             return Self.json(200, .object([:]))
         default:
-            throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
+            throw ParseError.noSuchRoute(request.method, "/\(request.path)")
         }
     }
 
