@@ -25,7 +25,9 @@ struct GatewayResponder: HTTPResponder {
         access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
                              masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
                              readOnlyMasterKey: configuration.readOnlyMasterKey)
-        readiness = Readiness(client: client, timeout: configuration.readinessTimeout)
+        let seconds = max(1, Int(configuration.readinessTimeout.components.seconds))
+        readiness = Readiness(client: client, timeout: configuration.readinessTimeout,
+                              deadLetters: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: seconds))
     }
 
     /// The path below the mount without its leading slash, or nil for a path outside the mount.
