@@ -27,7 +27,8 @@ let package = Package(
     products: [
         .executable(name: "gateway", targets: ["gateway"]),
     ] + services.map { .executable(name: $0, targets: [$0]) } + [.executable(name: "parse-import", targets: ["parse-import"]),
-                                                          .executable(name: "vote-consumer", targets: ["vote-consumer"])],
+                                                          .executable(name: "vote-consumer", targets: ["vote-consumer"]),
+                                                          .executable(name: "dead-letters", targets: ["dead-letters"])],
     targets: [
         // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
         .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq",
@@ -60,6 +61,9 @@ let package = Package(
         .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/vote-consumer"),
 
+        // Operators' tool for the commands kept in `<queue>.dead`: count, list, requeue, purge.
+        .executableTarget(name: "dead-letters", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+                          path: "Services/dead-letters"),
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),

@@ -54,7 +54,7 @@ struct PostsHandler: Sendable {
         default:
             break
         }
-        throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
+        throw ParseError.noSuchRoute(request.method, "/\(request.path)")
     }
 
     private func objects(_ request: RESTRequest, className: String, objectId: String?,
@@ -92,7 +92,7 @@ struct PostsHandler: Sendable {
             }
             return Self.json(200, .object([:]))
         default:
-            throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
+            throw ParseError.noSuchRoute(request.method, "/\(request.path)")
         }
     }
 
