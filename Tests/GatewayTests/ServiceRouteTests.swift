@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ServiceRouteTests {
     @Test(arguments: ["classes", "classes/Cat", "classes/Cat/QtjcqDbaAi", "classes/_Installation", "batch",
-                      "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat"])
+                      "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat", "serverInfo"])
     func dataRoutesGoToPosts(path: String) {
         #expect(ServiceRoute.owner(of: path) == .posts)
     }

@@ -44,6 +44,8 @@ struct PostsHandler: Sendable {
         case ("purge", 2):
             guard request.method == "DELETE" else { break }
             return try await SchemasHandler(context: context).purge(parts[1], on: connection)
+        case ("serverInfo", 1):
+            return try ServerInfoHandler.handle(request, identity: context.identity)
         case ("aggregate", _):
             throw ParseError(.invalidQuery, "Aggregate queries are not supported by this server.")
         default:
