@@ -15,6 +15,7 @@ extension IntegrationSuite {
             #expect(Set(features["push"]?.keys.map { $0 } ?? []) ==
                     ["immediatePush", "scheduledPush", "storedPushData", "pushAudiences", "localization"])
             #expect(features["schemas"]?["addClass"] == true)
+            #expect(features["globalConfig"]?.values.allSatisfy { $0 } == true)
         }
 
         /// No flag says yes for a route this server does not have.

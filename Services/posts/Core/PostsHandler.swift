@@ -31,10 +31,12 @@ struct PostsHandler: Sendable {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch (parts.first ?? "", parts.count) {
         case ("classes", 2), ("classes", 3):
-            // Also refuses the `_`-prefixed system classes, which the auth service owns.
-            try Names.requireClassName(parts[1])
+            // Also refuses the `_`-prefixed system classes other than those kept here: auth owns the others.
+            try PlatformClasses.requireClassName(parts[1])
             return try await objects(request, className: parts[1], objectId: parts.count == 3 ? parts[2] : nil,
                                      on: connection, inTransaction: inTransaction)
+        case ("config", 1):
+            return try await ConfigHandler(context: context).handle(request, on: connection)
         case ("batch", 1):
             guard request.method == "POST" else { break }
             return try await BatchHandler(handler: self).handle(request, on: connection, inTransaction: inTransaction)
@@ -57,6 +59,14 @@ struct PostsHandler: Sendable {
     private func objects(_ request: RESTRequest, className: String, objectId: String?,
                          on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {
         let context = self.context
+        let operation = switch (request.method, objectId) {
+        case ("GET", nil): "find"
+        case ("GET", _): "get"
+        case ("POST", _): "create"
+        case ("PUT", _): "update"
+        default: "delete"
+        }
+        try PlatformClasses.checkAccess(operation, className: className, identity: context.identity)
         switch (request.method, objectId) {
         case ("GET", nil):
             let options = try QueryOptions(find: QueryOptions.merge(query: request.query, body: request.body))

@@ -8,7 +8,7 @@ enum ServerInfoHandler {
     static let compatibleParseServerVersion = "7.4.0"
 
     static let features: JSONValue = .object([
-        "globalConfig": flags(["create": false, "read": false, "update": false, "delete": false]),
+        "globalConfig": flags(["create": true, "read": true, "update": true, "delete": true]),
         // No `/hooks`, Cloud Code jobs or `/scriptlog` routes here.
         "hooks": flags(["create": false, "read": false, "update": false, "delete": false]),
         "cloudCode": flags(["jobs": false]),
