@@ -12,7 +12,7 @@ enum ServiceRoute {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
             return .auth
-        case "classes", "batch", "schemas", "purge", "aggregate", "serverInfo", "config":
+        case "classes", "batch", "schemas", "purge", "aggregate", "serverInfo", "config", "installations":
             return .posts
         case "files":
             return .files

@@ -35,6 +35,9 @@ struct PostsHandler: Sendable {
             try PlatformClasses.requireClassName(parts[1])
             return try await objects(request, className: parts[1], objectId: parts.count == 3 ? parts[2] : nil,
                                      on: connection, inTransaction: inTransaction)
+        case ("installations", 1), ("installations", 2):
+            return try await objects(request, className: PlatformClasses.installation,
+                                     objectId: parts.count == 2 ? parts[1] : nil, on: connection, inTransaction: inTransaction)
         case ("config", 1):
             return try await ConfigHandler(context: context).handle(request, on: connection)
         case ("batch", 1):
@@ -67,6 +70,9 @@ struct PostsHandler: Sendable {
         default: "delete"
         }
         try PlatformClasses.checkAccess(operation, className: className, identity: context.identity)
+        if className == PlatformClasses.installation, request.method == "POST" && objectId == nil || request.method == "PUT" {
+            return try await installationWrite(request, objectId: objectId, on: connection, inTransaction: inTransaction)
+        }
         switch (request.method, objectId) {
         case ("GET", nil):
             let options = try QueryOptions(find: QueryOptions.merge(query: request.query, body: request.body))
@@ -101,6 +107,32 @@ struct PostsHandler: Sendable {
         default:
             throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
         }
+    }
+
+    /// An `_Installation` create or update, which may become an update of the device's existing row.
+    private func installationWrite(_ request: RESTRequest, objectId: String?, on connection: PostgresConnection,
+                                   inTransaction: Bool) async throws -> RESTResponse {
+        let context = self.context, className = PlatformClasses.installation
+        try ClassPermissions.refuseReadOnlyMaster(context.identity, objectId == nil ? "create" : "update")
+        let sent = try RequestBody.object(request.body)
+        let (status, body, createdId) = try await write(on: connection, inTransaction) { connection in
+            let current = try await SchemaStore.load(className, on: connection)
+            _ = try await SchemaStore.ensure(className, fields: PlatformClasses.defaultFields[className] ?? [:],
+                                             current: current, on: connection)
+            var body = sent
+            let target = try await InstallationRules(identity: context.identity, connection: connection)
+                .prepare(&body, objectId: objectId)
+            let writer = ObjectWriter(context: context, connection: connection)
+            if let target {
+                body["objectId"] = nil
+                body["createdAt"] = nil
+                return (200, try await writer.update(className, objectId: target, body: body), String?.none)
+            }
+            let created = try await writer.create(className, body: body)
+            return (201, created.body, created.objectId)
+        }
+        guard let createdId else { return Self.json(status, .object(body)) }
+        return Self.json(201, .object(body), headers: ["Location": "\(request.serverURL)/classes/\(className)/\(createdId)"])
     }
 
     private func write<T: Sendable>(on connection: PostgresConnection, _ inTransaction: Bool,
