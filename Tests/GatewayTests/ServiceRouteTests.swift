@@ -5,7 +5,7 @@ import Testing
 @Suite struct ServiceRouteTests {
     @Test(arguments: ["classes", "classes/Cat", "classes/Cat/QtjcqDbaAi", "classes/_Installation", "batch",
                       "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat", "serverInfo", "config",
-                      "installations", "installations/abc"])
+                      "installations", "installations/abc", "events/AppOpened"])
     func dataRoutesGoToPosts(path: String) {
         #expect(ServiceRoute.owner(of: path) == .posts)
     }

@@ -40,6 +40,9 @@ struct PostsHandler: Sendable {
                                      objectId: parts.count == 2 ? parts[1] : nil, on: connection, inTransaction: inTransaction)
         case ("config", 1):
             return try await ConfigHandler(context: context).handle(request, on: connection)
+        case ("events", 1), ("events", 2):
+            return try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil,
+                                                                       on: connection)
         case ("batch", 1):
             guard request.method == "POST" else { break }
             return try await BatchHandler(handler: self).handle(request, on: connection, inTransaction: inTransaction)
