@@ -5,7 +5,7 @@ import Testing
 @Suite struct ServiceRouteTests {
     @Test(arguments: ["classes", "classes/Cat", "classes/Cat/QtjcqDbaAi", "classes/_Installation", "batch",
                       "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat", "serverInfo", "config",
-                      "installations", "installations/abc", "events/AppOpened"])
+                      "installations", "installations/abc", "events/AppOpened", "push"])
     func dataRoutesGoToPosts(path: String) {
         #expect(ServiceRoute.owner(of: path) == .posts)
     }

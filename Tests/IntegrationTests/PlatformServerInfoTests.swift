@@ -16,6 +16,8 @@ extension IntegrationSuite {
                     ["immediatePush", "scheduledPush", "storedPushData", "pushAudiences", "localization"])
             #expect(features["schemas"]?["addClass"] == true)
             #expect(features["globalConfig"]?.values.allSatisfy { $0 } == true)
+            #expect(features["push"]?["immediatePush"] == true && features["push"]?["scheduledPush"] == true)
+            #expect(features["push"]?["pushAudiences"] == false)
         }
 
         /// No flag says yes for a route this server does not have.

@@ -43,6 +43,8 @@ struct PostsHandler: Sendable {
         case ("events", 1), ("events", 2):
             return try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil,
                                                                        on: connection)
+        case ("push", 1):
+            return try await PushHandler(context: context).handle(request, on: connection)
         case ("batch", 1):
             guard request.method == "POST" else { break }
             return try await BatchHandler(handler: self).handle(request, on: connection, inTransaction: inTransaction)

@@ -13,7 +13,8 @@ enum ServerInfoHandler {
         "hooks": flags(["create": false, "read": false, "update": false, "delete": false]),
         "cloudCode": flags(["jobs": false]),
         "logs": flags(["level": false, "size": false, "order": false, "until": false, "from": false]),
-        "push": flags(["immediatePush": false, "scheduledPush": false, "storedPushData": false,
+        // `_Audience` and localized alerts are not served (docs/push.md).
+        "push": flags(["immediatePush": true, "scheduledPush": true, "storedPushData": true,
                        "pushAudiences": false, "localization": false]),
         // `/schemas` adds and removes fields and classes and edits class-level permissions; `/purge` clears a
         // class. Pointer permissions (`readUserFields`, `writeUserFields`) are not enforced, and parse-server
