@@ -28,7 +28,8 @@ let package = Package(
         .executable(name: "gateway", targets: ["gateway"]),
     ] + services.map { .executable(name: $0, targets: [$0]) } + [.executable(name: "parse-import", targets: ["parse-import"]),
                                                           .executable(name: "vote-consumer", targets: ["vote-consumer"]),
-                                                          .executable(name: "dead-letters", targets: ["dead-letters"])],
+                                                          .executable(name: "dead-letters", targets: ["dead-letters"]),
+                                                          .executable(name: "push-adapter", targets: ["push-adapter"])],
     targets: [
         // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
         .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq",
@@ -64,6 +65,13 @@ let package = Package(
         // Operators' tool for the commands kept in `<queue>.dead`: count, list, requeue, purge.
         .executableTarget(name: "dead-letters", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/dead-letters"),
+        // Delivers `push.requested.v1` events to an HTTP endpoint per device type and reports the results to posts.
+        .target(name: "PushAdapterCore", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+                path: "Services/push-adapter/Core"),
+        .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime"], path: "Services/push-adapter/App"),
+        .testTarget(name: "PushAdapterTests", dependencies: ["PushAdapterCore", "Contracts", "ParseWire"],
+                    path: "Tests/PushAdapterTests"),
+
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
@@ -76,6 +84,6 @@ let package = Package(
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts", "HTTPServer"], path: "Tests/IntegrationTests"),
     ] + services.flatMap(serviceTargets)
 )

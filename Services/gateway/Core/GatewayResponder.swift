@@ -96,6 +96,8 @@ struct GatewayResponder: HTTPResponder {
                 return ParseResponses.error(.internalError)
             }
         }
+        // parse-server reads the device's id from the header or the JavaScript SDK's body field.
+        identity.installationId = request.headers["X-Parse-Installation-Id"] ?? body.envelope["_InstallationId"]
         guard let service = ServiceRoute.owner(of: path) else {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
