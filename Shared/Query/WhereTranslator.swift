@@ -10,6 +10,8 @@ public final class WhereTranslator {
     private var aliasCount = 0
     /// Top-level fields the query filters on, so they can be indexed.
     public private(set) var filteredFields: [String] = []
+    /// `ORDER BY` terms the query asks for by itself (`$nearSphere` sorts by distance), used when `order` is absent.
+    public internal(set) var distanceOrder: [String] = []
 
     public init() {}
 
@@ -34,7 +36,8 @@ public final class WhereTranslator {
             case "ACL":
                 throw ParseError(.invalidQuery, "Cannot query on ACL.")
             default:
-                if key.hasPrefix("$") { throw ParseError(.invalidQuery, "Unsupported query operator: \(key)") }
+                // As parse-server's query validation: only the operators above may start with `$`.
+                if key.hasPrefix("$") { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
                 let column = try column(key, mapping, alias: alias, sample: value)
                 if topLevel && !key.contains(".") { filteredFields.append(key) }
                 parts.append(try await constraint(value, column, mapping))

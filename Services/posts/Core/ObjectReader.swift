@@ -61,6 +61,8 @@ struct ObjectReader {
         }
         guard let found else {
             try context.mayUseMissingClass(className)
+            // parse-server refuses a bad query whether or not its class exists.
+            _ = try await prepareFind(ClassSchema(className: className), options: options)
             return FindResult(results: [], count: options.count ? 0 : nil)
         }
         var objects = found.rows
@@ -108,7 +110,10 @@ struct ObjectReader {
         let translator = WhereTranslator()
         var condition = try await translator.translate(options.whereClause, mapping, alias: "t0")
         if let filter = mapping.readFilter(alias: "t0", translator: translator) { condition += " AND " + filter }
-        let ordering = try orderBy(options.order, schema)
+        var ordering = try orderBy(options.order, schema)
+        if ordering.sql.isEmpty && !translator.distanceOrder.isEmpty {
+            ordering.sql = translator.distanceOrder.joined(separator: ", ")
+        }
         let classParameter = translator.bind(schema.className)
         let from = "FROM \(Names.table(schema.className)) AS t0 WHERE \(condition)"
         var limit = options.limit ?? context.configuration.defaultLimit

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Query
+import Runtime
 import Storage
 
 /// Parse's object routes below the mount (`classes/...`, `batch`, `schemas/...`, `purge/...`), with
@@ -11,11 +12,15 @@ struct PostsHandler: Sendable {
 
     /// Handles one call on `connection`. Inside a transactional batch the caller's transaction holds every
     /// write; otherwise each write has a transaction of its own.
-    func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool = false) async throws -> RESTResponse {
+    func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool = false,
+                logger: Logger? = nil) async throws -> RESTResponse {
         do {
             return try await route(request, on: connection, inTransaction: inTransaction)
         } catch let error as PostgresError where !error.isConnectionFailure {
-            throw Self.clientError(error) ?? error
+            guard let answer = Self.clientError(error) else { throw error }
+            // The client gets a Parse error; PostgreSQL's own words stay in the log.
+            logger?.info("request refused by PostgreSQL", ["error": "\(error)"])
+            throw answer
         }
     }
 

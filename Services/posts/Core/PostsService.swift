@@ -4,7 +4,7 @@ import ServiceKit
 import Storage
 
 /// The `posts` service: Parse objects, their classes (schemas), queries, ACLs and class-level permissions,
-/// batches, and the object events. See ARCHITECTURE.md for what it owns.
+/// batches, and the object events. See docs/architecture.md for what it owns.
 public enum PostsService {
     public static let definition = ServiceDefinition(
         name: .posts,
@@ -13,13 +13,13 @@ public enum PostsService {
             let configuration = try PostsConfiguration.fromEnvironment()
             ApplyIncrementHandler.register(&router, pool)
             let users = UserDirectory.auth(calls)
-            router.register(RESTRequest.type, RESTRequest.self) { command, _ in
+            router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                              configuration: configuration, requestId: command.requestId,
                                              users: users)
                 let handler = PostsHandler(context: context)
                 return try await pool.withConnection { connection in
-                    try await handler.handle(command.payload, on: connection)
+                    try await handler.handle(command.payload, on: connection, logger: logger)
                 }
             }
         })
