@@ -76,6 +76,8 @@ public struct WhereMatcher: Sendable {
             guard flags == nil || flags?.stringValue != nil, text.allSatisfy({ "imxs".contains($0) }) else {
                 throw ParseError(.invalidQuery, "Bad $options value for query: \(flags?.stringValue ?? flags?.compactText ?? "")")
             }
+            // The pattern policy of queries: no back-references, bounded length.
+            _ = try RegexPattern(pattern, options: text)
             var options: NSRegularExpression.Options = []
             if text.contains("i") { options.insert(.caseInsensitive) }
             if text.contains("m") { options.insert(.anchorsMatchLines) }

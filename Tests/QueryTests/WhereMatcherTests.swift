@@ -67,6 +67,7 @@ struct WhereMatcherTests {
         (#"{"bad name":1}"#, .invalidKeyName),
         (#"{"name":{"$in":"a"}}"#, .invalidJSON),
         (#"{"name":{"$regex":"("}}"#, .invalidQuery),
+        (#"{"name":{"$regex":"^(a+)+\\1$"}}"#, .invalidQuery),
         (#"{"$or":{"a":1}}"#, .invalidQuery),
     ])
     func refusesWhatItCannotMatchWhenMade(query: String, code: ParseError.Code) throws {
