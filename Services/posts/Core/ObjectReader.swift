@@ -42,6 +42,14 @@ struct ObjectReader {
         // Includes are expanded once the rows are final: `withValidSchema` may run its body twice.
         let found: (rows: [[String: JSONValue]], count: Int?, schema: ClassSchema)? = try await withValidSchema(className) { schema in
             try ClassPermissions.check("find", schema: schema, identity: context.identity)
+            if let hint = options.hint {
+                do {
+                    try QueryHint.check(hint, schema: schema)
+                } catch {
+                    // The cached schema may predate the index the hint names.
+                    try QueryHint.check(hint, schema: try await SchemaStore.load(className, on: connection) ?? schema)
+                }
+            }
             if options.count { try ClassPermissions.check("count", schema: schema, identity: context.identity) }
             let statement = try await prepareFind(schema, options: options)
             if mayCreateIndexes {
@@ -72,6 +80,20 @@ struct ObjectReader {
         var objects = found.rows
         try await expandIncludes(&objects, found.schema, paths: includePaths(options, found.schema))
         return FindResult(results: objects.map { .object(options.project($0)) }, count: found.count)
+    }
+
+    /// `explain`: the plan of the find as PostgreSQL's JSON (parse-server answers its database's plan), for the master
+    /// key only, as parse-server 8 does by default.
+    func explain(_ className: String, options: QueryOptions) async throws -> JSONValue {
+        guard context.identity.isMaster || context.identity.isReadOnlyMaster else {
+            throw ParseError(.invalidQuery, "Using the explain query parameter requires the master key")
+        }
+        guard let schema = try await SchemaStore.load(className, on: connection) else { return .array([]) }
+        if let hint = options.hint { try QueryHint.check(hint, schema: schema) }
+        let statement = try await prepareFind(schema, options: options)
+        let sql = statement.rowsSQL ?? statement.countSQL
+        let rows = try await connection.query("EXPLAIN (FORMAT JSON) " + sql, statement.parameters).rows
+        return rows.first?[0].flatMap(JSONValue.parse) ?? .array([])
     }
 
     /// Runs `body` with the class's schema, cached when possible. `body` returns the fingerprint its statement
