@@ -32,7 +32,8 @@ struct ObjectReader {
             try context.mayUseMissingClass(className)
             throw ParseError(.objectNotFound, "Object not found.")
         }
-        guard let object else { throw ParseError(.objectNotFound, "Object not found.") }
+        guard var object else { throw ParseError(.objectNotFound, "Object not found.") }
+        ProtectedFields(schema: schema, identity: context.identity)?.strip(&object)
         var objects = [object]
         try await expandIncludes(&objects, schema, paths: includePaths(options, schema))
         return options.project(objects[0])
@@ -51,6 +52,8 @@ struct ObjectReader {
                 }
             }
             if options.count { try ClassPermissions.check("count", schema: schema, identity: context.identity) }
+            let protected = ProtectedFields(schema: schema, identity: context.identity)
+            try protected?.checkQuery(options.whereClause, className: className)
             let statement = try await prepareFind(schema, options: options)
             if mayCreateIndexes {
                 try await IndexManager.ensureIndexes(for: statement.indexedFields, schema: schema, on: connection)
@@ -69,6 +72,7 @@ struct ObjectReader {
             let objects = rows.filter { $0["objectId"] != nil }.map { row in
                 var object = context.codec.object(row, schema)
                 if let score = row["__score"].flatMap(Double.init) { object["score"] = .number(score) }
+                protected?.strip(&object)
                 return object
             }
             return (fingerprint, (objects, count, schema))
@@ -259,7 +263,12 @@ struct ObjectReader {
         var parameters = SQLParameters()
         var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(schema.className)) AS t0 WHERE t0.\"objectId\" = ANY(\(parameters.bindTextArray(ids)))"
         if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
-        return try await connection.query(sql, parameters.values).rows.map { context.codec.object($0, schema) }
+        let protected = ProtectedFields(schema: schema, identity: context.identity)
+        return try await connection.query(sql, parameters.values).rows.map { row in
+            var object = context.codec.object(row, schema)
+            protected?.strip(&object)
+            return object
+        }
     }
 
     private static func pointers(in value: JSONValue?) -> [(className: String, objectId: String)] {
