@@ -23,6 +23,9 @@ struct ObjectReader {
             var parameters = SQLParameters()
             var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(className)) AS t0 WHERE t0.\"objectId\" = \(parameters.bind(objectId))"
             if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
+            if let filter = PointerPermissions.restriction("get", schema: schema, identity: context.identity, alias: "t0", &parameters) {
+                sql += " AND " + filter
+            }
             let classParameter = parameters.bind(className)
             let rows = try await connection.query(SchemaStore.withFingerprint(sql, classParameter: classParameter), parameters.values).rows
             let object = rows.first.flatMap { $0["objectId"] == nil ? nil : context.codec.object($0, schema) }
@@ -263,6 +266,9 @@ struct ObjectReader {
         var parameters = SQLParameters()
         var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(schema.className)) AS t0 WHERE t0.\"objectId\" = ANY(\(parameters.bindTextArray(ids)))"
         if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
+        if let filter = PointerPermissions.restriction("get", schema: schema, identity: context.identity, alias: "t0", &parameters) {
+            sql += " AND " + filter
+        }
         let protected = ProtectedFields(schema: schema, identity: context.identity)
         return try await connection.query(sql, parameters.values).rows.map { row in
             var object = context.codec.object(row, schema)

@@ -93,6 +93,9 @@ struct ObjectWriter {
         }
         var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
         if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
+        if let filter = PointerPermissions.restriction("update", schema: schema, identity: context.identity, alias: "", &parameters) {
+            conditions.append(filter)
+        }
         let result = try await connection.query("""
             UPDATE \(Names.table(className)) SET \(assignments.joined(separator: ", "))
             WHERE \(conditions.joined(separator: " AND ")) RETURNING \(ValueCodec.selectList(schema))
@@ -119,6 +122,9 @@ struct ObjectWriter {
         var parameters = SQLParameters()
         var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
         if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
+        if let filter = PointerPermissions.restriction("delete", schema: schema, identity: context.identity, alias: "", &parameters) {
+            conditions.append(filter)
+        }
         let result = try await connection.query(
             "DELETE FROM \(Names.table(className)) WHERE \(conditions.joined(separator: " AND ")) RETURNING \"objectId\"",
             parameters.values)
