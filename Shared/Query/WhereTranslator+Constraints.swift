@@ -102,13 +102,16 @@ extension WhereTranslator {
 
     private func membership(_ value: JSONValue, _ column: QueryColumn, name: String) throws(ParseError) -> String {
         guard let items = value.arrayValue else { throw ParseError(.invalidJSON, "bad \(name) value") }
-        if items.isEmpty { return "FALSE" }
+        // Still names the column: a path or key it binds must appear in the statement for its type to be known.
+        if items.isEmpty { return "(\(column.sql) IS NULL AND FALSE)" }
         if column.isSchemaless {
             let values = items.filter { !$0.isNull }
             var parts: [String] = []
             if !values.isEmpty {
                 let list = bind(JSONValue.array(values).compactText)
-                parts.append("EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) = wanted.value OR (jsonb_typeof(\(column.sql)) = 'array' AND \(column.sql) @> jsonb_build_array(wanted.value)))")
+                // `IN` an uncorrelated list is hashed once per statement; a long list is then not walked per row.
+                parts.append("\(column.sql) IN (SELECT wanted.value FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value))")
+                parts.append("(jsonb_typeof(\(column.sql)) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) @> jsonb_build_array(wanted.value)))")
             }
             if values.count < items.count { parts.append("\(column.sql) IS NULL") }
             return "(" + parts.joined(separator: " OR ") + ")"
@@ -117,50 +120,39 @@ extension WhereTranslator {
             let list = bind(JSONValue.array(items).compactText)
             return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) @> jsonb_build_array(wanted.value))"
         }
-        var values: [String] = []
+        // One array parameter for the whole list: a statement takes at most 65,535 parameters, and a list of
+        // any length is then one statement text to prepare.
+        let outer = parameters
+        parameters = SQLParameters()
         var allowsNull = false
-        for item in items {
-            if item.isNull { allowsNull = true } else { values.append(try operand(item, column)) }
+        do {
+            for item in items where !item.isNull { _ = try operand(item, column) }
+            allowsNull = items.contains(where: \.isNull)
+        } catch {
+            parameters = outer
+            throw error
         }
+        let values = parameters.values.map { $0?.postgresText ?? "" }
+        parameters = outer
         var parts: [String] = []
-        if !values.isEmpty { parts.append("\(column.sql) IN (\(values.joined(separator: ", ")))") }
+        if !values.isEmpty {
+            let list = parameters.bind(SQLParameters.arrayLiteral(values)) + "::\(column.type.columnType ?? "text")[]"
+            parts.append("\(column.sql) = ANY(\(list))")
+        }
         if allowsNull { parts.append("\(column.sql) IS NULL") }
         return "(" + parts.joined(separator: " OR ") + ")"
     }
 
     private func all(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
         guard let items = value.arrayValue else { throw ParseError(.invalidJSON, "bad $all value") }
-        if items.contains(where: { $0["$regex"] != nil }) {
-            throw ParseError(.invalidQuery, "$all with $regex values is not supported by this server.")
-        }
         try requireArray(column, "$all")
+        if items.contains(where: { $0["$regex"] != nil }) { return try allMatching(items, column) }
         return "\(column.sql) @> \(bind(JSONValue.array(items).compactText))::jsonb"
     }
 
-    private func requireArray(_ column: QueryColumn, _ op: String) throws(ParseError) {
+    func requireArray(_ column: QueryColumn, _ op: String) throws(ParseError) {
         guard column.type.kind == .array || column.isNested || !column.exists else {
             throw ParseError(.invalidQuery, "\(op) applies to Array fields only.")
         }
-    }
-
-    private func regex(_ value: JSONValue, options: JSONValue?, _ column: QueryColumn) throws(ParseError) -> String {
-        guard let pattern = value.stringValue else { throw ParseError(.invalidQuery, "bad $regex value") }
-        let flags = options?.stringValue ?? ""
-        guard options == nil || options?.stringValue != nil, flags.allSatisfy({ "imxs".contains($0) }) else {
-            throw ParseError(.invalidQuery, "Bad $options value for query: \(options?.stringValue ?? options?.compactText ?? "")")
-        }
-        guard column.type.kind == .string || column.isSchemaless || !column.exists else {
-            throw ParseError(.invalidQuery, "$regex applies to String fields only.")
-        }
-        // PostgreSQL's embedded options: `w` makes ^ and $ match at line breaks (Mongo's `m`), `x` is the same.
-        var embedded = ""
-        if flags.contains("m") { embedded += "w" }
-        if flags.contains("x") { embedded += "x" }
-        let full = embedded.isEmpty ? pattern : "(?\(embedded))" + pattern
-        let matches = flags.contains("i") ? "~*" : "~"
-        if column.isSchemaless {
-            return "(jsonb_typeof(\(column.sql)) = 'string' AND (\(column.sql) #>> '{}') \(matches) \(bind(full)))"
-        }
-        return "\(column.sql) \(matches) \(bind(full))"
     }
 }

@@ -40,7 +40,8 @@ public final class WhereTranslator {
             case "ACL":
                 throw ParseError(.invalidQuery, "Cannot query on ACL.")
             default:
-                if key.hasPrefix("$") { throw ParseError(.invalidQuery, "Unsupported query operator: \(key)") }
+                // As parse-server's query validation: only the operators above may start with `$`.
+                if key.hasPrefix("$") { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
                 let column = try column(key, mapping, alias: alias, sample: value)
                 if topLevel && !key.contains(".") { filteredFields.append(key) }
                 parts.append(try await constraint(value, column, mapping, field: key))

@@ -82,6 +82,8 @@ struct ObjectReader {
         }
         guard let found else {
             try context.mayUseMissingClass(className)
+            // parse-server refuses a bad query whether or not its class exists.
+            _ = try await prepareFind(ClassSchema(className: className), options: options)
             return FindResult(results: [], count: options.count ? 0 : nil)
         }
         var objects = found.rows
