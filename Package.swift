@@ -7,7 +7,7 @@ let services = ["auth", "posts", "votes", "files"]
 func serviceTargets(_ name: String) -> [Target] {
     let title = name.prefix(1).uppercased() + name.dropFirst()
     let core = title + "Core"
-    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt"] : []
+    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl"] : []
     let usesQueries = name == "auth" || name == "posts"
     return [
         .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra
@@ -36,6 +36,9 @@ let package = Package(
                        providers: [.apt(["librabbitmq-dev"])]),
         .systemLibrary(name: "CCrypt", path: "Shared/CCrypt", pkgConfig: "libcrypt",
                        providers: [.apt(["libcrypt-dev"])]),
+        // libcurl (Debian: libcurl4-openssl-dev): the SMTP client for verification and password reset mails.
+        .systemLibrary(name: "CCurl", path: "Shared/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
