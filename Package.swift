@@ -7,7 +7,7 @@ let services = ["auth", "posts", "votes", "files"]
 func serviceTargets(_ name: String) -> [Target] {
     let title = name.prefix(1).uppercased() + name.dropFirst()
     let core = title + "Core"
-    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl"] : []
+    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto"] : []
     let usesQueries = name == "auth" || name == "posts"
     return [
         .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra
@@ -36,7 +36,10 @@ let package = Package(
                        providers: [.apt(["librabbitmq-dev"])]),
         .systemLibrary(name: "CCrypt", path: "Shared/CCrypt", pkgConfig: "libcrypt",
                        providers: [.apt(["libcrypt-dev"])]),
-        // libcurl (Debian: libcurl4-openssl-dev): the SMTP client for verification and password reset mails.
+        // libcrypto (Debian: libssl-dev): signature checks of identity tokens.
+        .systemLibrary(name: "CLibCrypto", path: "Shared/CLibCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        // libcurl (Debian: libcurl4-openssl-dev): the SMTP client for verification and password reset mails, and the HTTP client for providers' keys and APIs.
         .systemLibrary(name: "CCurl", path: "Shared/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
