@@ -96,6 +96,8 @@ struct GatewayResponder: HTTPResponder {
                 return ParseResponses.error(.internalError)
             }
         }
+        // parse-server reads the device's id from the header or the JavaScript SDK's body field.
+        identity.installationId = request.headers["X-Parse-Installation-Id"] ?? body.envelope["_InstallationId"]
         guard let service = ServiceRoute.owner(of: path) else {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
@@ -130,7 +132,7 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(error)
         } catch let error as MessagingError {
             log.warning("service call failed", ["service": service.rawValue, "error": error.description])
-            return ParseResponses.error(error.parseError)
+            return ParseResponses.error(method == "GET" ? error.parseError : error.parseErrorForWrite)
         } catch {
             log.error("service call failed", ["service": service.rawValue, "error": "\(error)"])
             return ParseResponses.error(.internalError)
