@@ -27,7 +27,10 @@ let package = Package(
     products: [
         .executable(name: "gateway", targets: ["gateway"]),
     ] + services.map { .executable(name: $0, targets: [$0]) } + [.executable(name: "parse-import", targets: ["parse-import"]),
-                                                          .executable(name: "vote-consumer", targets: ["vote-consumer"])],
+                                                          .executable(name: "vote-consumer", targets: ["vote-consumer"]),
+                                                          .executable(name: "dead-letters", targets: ["dead-letters"]),
+                                                          .executable(name: "push-adapter", targets: ["push-adapter"]),
+                                                          .executable(name: "live", targets: ["live"])],
     targets: [
         // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
         .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq",
@@ -36,6 +39,10 @@ let package = Package(
                        providers: [.apt(["librabbitmq-dev"])]),
         .systemLibrary(name: "CCrypt", path: "Shared/CCrypt", pkgConfig: "libcrypt",
                        providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "CLibCrypto", path: "Shared/CLibCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        // epoll and eventfd, which Glibc's module leaves out (no library to link).
+        .systemLibrary(name: "CEpoll", path: "Shared/CEpoll"),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -60,11 +67,27 @@ let package = Package(
         .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/vote-consumer"),
 
+        // Operators' tool for the commands kept in `<queue>.dead`: count, list, requeue, purge.
+        .executableTarget(name: "dead-letters", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+                          path: "Services/dead-letters"),
+        // Delivers `push.requested.v1` events to an HTTP endpoint per device type and reports the results to posts.
+        .target(name: "PushAdapterCore", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+                path: "Services/push-adapter/Core"),
+        .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime"], path: "Services/push-adapter/App"),
+        .testTarget(name: "PushAdapterTests", dependencies: ["PushAdapterCore", "Contracts", "ParseWire"],
+                    path: "Tests/PushAdapterTests"),
+        // Parse LiveQuery over WebSocket: subscriptions in memory, fed by object and vote events.
+        .target(name: "LiveCore", dependencies: ["CLibCrypto", "CEpoll", "Messaging", "Contracts", "ParseWire", "Query", "Runtime"],
+                path: "Services/live/Core"),
+        .executableTarget(name: "live", dependencies: ["LiveCore", "Runtime"], path: "Services/live/App"),
+        .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query"], path: "Tests/LiveTests"),
+
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
-        .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage"], path: "Tests/QueryTests"),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
+        .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage", "Runtime", "ScratchDatabase"],
+                    path: "Tests/QueryTests"),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Runtime"], path: "Tests/StorageTests"),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
@@ -72,6 +95,7 @@ let package = Package(
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts", "HTTPServer"], path: "Tests/IntegrationTests",
+                    exclude: ["Scripts"]),
     ] + services.flatMap(serviceTargets)
 )

@@ -5,6 +5,7 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let headPolicy: RequestHeadPolicy
     let tracker = RequestTracker()
+    let connections = ConnectionRegistry()
 
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration

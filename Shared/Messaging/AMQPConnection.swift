@@ -156,12 +156,15 @@ public final class AMQPConnection: Sendable {
     /// `.unavailable` at once while disconnected, and with `.connectionLost` if the connection drops meanwhile.
     public func call(_ message: OutgoingMessage, timeout: Duration) async throws -> Delivery {
         precondition(options.receivesReplies, "call needs Options.receivesReplies")
-        let milliseconds = Int(timeout.totalMilliseconds.rounded(.up))
+        // A call made while handling a command waits no longer than that command's own caller.
+        let bounded = Deadline.current.map { min(timeout, $0.remaining) } ?? timeout
+        let milliseconds = max(1, Int(bounded.totalMilliseconds.rounded(.up)))
         var request = message
         let correlationId = RandomUUID.string()
         request.correlationId = correlationId
         request.replyTo = Self.directReplyQueue
         request.expirationMilliseconds = milliseconds
+        request.headers.merge(CommandDeadline.headers(timeoutMilliseconds: milliseconds)) { _, deadline in deadline }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
         return try await withCheckedThrowingContinuation { continuation in
             let outcome = state.withLock { state -> Enqueued in

@@ -3,12 +3,17 @@ import Storage
 
 /// The operators of one field's constraint (`{"$gt":1,"$lt":5}`) and the SQL of each.
 extension WhereTranslator {
-    func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping) async throws -> String {
+    func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping, field: String) async throws -> String {
+        if let table = column.relationTable { return try relation(value, column, table: table) }
         guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
             return try equality(value, column)
         }
         var parts: [String] = []
         for (op, operand) in fields.sorted(by: { $0.key < $1.key }) {
+            if op == "$relativeTime" { throw ParseError(.invalidJSON, "bad constraint: $relativeTime") }
+            if operand["$relativeTime"] != nil && !["$lt", "$lte", "$gt", "$gte"].contains(op) {
+                throw ParseError(.invalidJSON, "$relativeTime can only be used with the $lt, $lte, $gt, and $gte operators")
+            }
             switch op {
             case "$eq": parts.append(try equality(operand, column))
             case "$ne": parts.append("NOT COALESCE(" + (try equality(operand, column)) + ", FALSE)")
@@ -33,8 +38,7 @@ extension WhereTranslator {
                 parts.append(try geo(op, operand, fields, column))
             case _ where Self.distanceLimits[op] != nil:
                 guard fields["$nearSphere"] != nil else { throw ParseError(.invalidQuery, "\(op) needs $nearSphere.") }
-            case "$text", "$relativeTime":
-                throw ParseError(.invalidQuery, "The query operator \(op) is not supported by this server.")
+            case "$text": parts.append(try text(operand, column, field: field))
             default:
                 throw ParseError(.invalidQuery, "Unsupported query operator: \(op)")
             }
@@ -78,11 +82,16 @@ extension WhereTranslator {
     }
 
     private func comparison(_ op: String, _ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
-        if value.objectValue?["$relativeTime"] != nil {
-            throw ParseError(.invalidQuery, "The query operator $relativeTime is not supported by this server.")
+        let sqlOp = ["$lt": "<", "$lte": "<=", "$gt": ">", "$gte": ">="][op]!
+        if let relative = value.objectValue?["$relativeTime"] {
+            guard column.type.kind == .date && !column.isNested || !column.exists else {
+                throw ParseError(.invalidJSON, "$relativeTime can only be used with Date field")
+            }
+            let date = try RelativeTime.date(operand: relative, op: op)
+            guard column.exists else { return "FALSE" }
+            return "\(column.sql) \(sqlOp) \(bind(date))::timestamptz"
         }
         guard !value.isNull else { throw ParseError(.invalidQuery, "\(op) needs a value.") }
-        let sqlOp = ["$lt": "<", "$lte": "<=", "$gt": ">", "$gte": ">="][op]!
         let bound = try operand(value, column)
         if column.isSchemaless {
             // jsonb orders across types (a boolean is greater than any number); Parse compares like with like.
@@ -100,7 +109,9 @@ extension WhereTranslator {
             var parts: [String] = []
             if !values.isEmpty {
                 let list = bind(JSONValue.array(values).compactText)
-                parts.append("EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) = wanted.value OR (jsonb_typeof(\(column.sql)) = 'array' AND \(column.sql) @> jsonb_build_array(wanted.value)))")
+                // `IN` an uncorrelated list is hashed once per statement; a long list is then not walked per row.
+                parts.append("\(column.sql) IN (SELECT wanted.value FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value))")
+                parts.append("(jsonb_typeof(\(column.sql)) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) @> jsonb_build_array(wanted.value)))")
             }
             if values.count < items.count { parts.append("\(column.sql) IS NULL") }
             return "(" + parts.joined(separator: " OR ") + ")"

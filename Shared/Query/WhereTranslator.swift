@@ -12,6 +12,10 @@ public final class WhereTranslator {
     public private(set) var filteredFields: [String] = []
     /// `ORDER BY` terms the query asks for by itself (`$nearSphere` sorts by distance), used when `order` is absent.
     public internal(set) var distanceOrder: [String] = []
+    /// The fields `$text` searches, with their language, so they can be indexed.
+    public internal(set) var textSearches: [(field: String, language: String)] = []
+    /// The score of the first `$text` search, for `order=$score` and `keys=$score`.
+    public internal(set) var textScore: String?
 
     public init() {}
 
@@ -40,7 +44,7 @@ public final class WhereTranslator {
                 if key.hasPrefix("$") { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
                 let column = try column(key, mapping, alias: alias, sample: value)
                 if topLevel && !key.contains(".") { filteredFields.append(key) }
-                parts.append(try await constraint(value, column, mapping))
+                parts.append(try await constraint(value, column, mapping, field: key))
             }
         }
         return parts.isEmpty ? "TRUE" : parts.joined(separator: " AND ")

@@ -168,7 +168,7 @@ extension IntegrationSuite {
             let cases: [([String: String], Int, String?)] = [
                 (["where": "{not json"], 102, nil),
                 (["where": #"{"name":{"$foo":1}}"#], 102, "Unsupported query operator: $foo"),
-                (["where": #"{"$where":"1"}"#], 102, nil),
+                (["where": #"{"$where":"1"}"#], 105, "Invalid key name: $where"),
                 (["where": #"{"ACL":1}"#], 102, "Cannot query on ACL."),
                 (["where": #"{"na me":1}"#], 105, "Invalid key name: na me"),
                 (["where": #"{"name\"; DROP TABLE outbox;--":1}"#], 105, nil),

@@ -80,6 +80,12 @@ struct PostsDatabaseTests {
             #expect(updated["subject"]?.stringValue == "Cat/\(id)")
             #expect(updated["data"]?["object"]?["votes"]?.numberValue == 1)
             #expect(updated["data"]?["object"]?["name"]?.stringValue == "Tom")
+            // The object before the change rides along, and a delete carries what was deleted.
+            #expect(updated["data"]?["original"]?["name"]?.stringValue == "Tom")
+            #expect(updated["data"]?["original"]?["votes"] == nil)
+            let deleted = try #require(JSONValue.parse(rows[2]["payload"] ?? ""))
+            #expect(deleted["data"]?["object"]?["objectId"]?.stringValue == id)
+            #expect(deleted["data"]?["object"]?["name"]?.stringValue == "Tom")
         }
     }
 

@@ -25,6 +25,27 @@ struct QueryPlanTests {
         }
     }
 
+    @Test func textSearchesOn100kRowsReadTheirIndex() async throws {
+        try await PostsDatabase.withScratch { pool in
+            _ = try await PostsDatabase.call(pool, "POST", "classes/Big", #"{"name":"first","subject":"coffee and cream"}"#)
+            _ = try await pool.query("""
+                INSERT INTO classes."Big" ("objectId", "createdAt", "updatedAt", "name", "subject")
+                SELECT 'id' || i, now(), now(), md5(i::text), 'note ' || md5(i::text) || CASE WHEN i % 1000 = 0 THEN ' coffee' ELSE '' END
+                FROM generate_series(1, 100000) AS i
+                """)
+            _ = try await pool.query("ANALYZE classes.\"Big\"")
+            for language in ["english", "spanish"] {
+                let plan = try await Self.plan(pool, ["where": #"{"subject":{"$text":{"$search":{"$term":"coffee","$language":"\#(language)"}}}}"#])
+                #expect(plan.contains("Bitmap Index Scan on \"Big_subject_text"), "\(plan)")
+                #expect(!plan.contains("Seq Scan"), "\(plan)")
+            }
+            let reply = try await PostsDatabase.call(pool, "GET", "classes/Big", query: [
+                "where": #"{"subject":{"$text":{"$search":{"$term":"coffee"}}}}"#, "count": "1", "limit": "0",
+            ])
+            #expect(PostsDatabase.json(reply)["count"]?.numberValue == 101)
+        }
+    }
+
     @Test func geoQueriesOn100kPointsReadTheirIndexes() async throws {
         try await PostsDatabase.withScratch { pool in
             _ = try await PostsDatabase.call(pool, "POST", "classes/Big",

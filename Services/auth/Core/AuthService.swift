@@ -10,11 +10,12 @@ import Storage
 public enum AuthService {
     public static let definition = ServiceDefinition(
         name: .auth,
-        migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration],
-        registerCommands: { router, pool, _, _ in
+        migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
+                     PasswordPolicyMigration.migration],
+        registerCommands: { router, pool, calls, _ in
             // Refusing to run with a misread lockout or session length is safer than guessing.
             let settings = try AuthSettings.fromEnvironment()
-            let routes = AuthRouter(pool: pool, settings: settings)
+            let routes = AuthRouter(pool: pool, settings: settings, includes: .posts(calls))
             let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 do {

@@ -15,6 +15,8 @@ struct AuthSettings: Sendable {
     var maxPasswordLength = 1024
     /// Which `authData` providers are accepted, and their options.
     var providers = AuthProviders()
+    /// `PARSE_SERVER_PASSWORD_POLICY`: parse-server's `passwordPolicy`; nil when unset.
+    var passwordPolicy: PasswordPolicy?
 
     struct Lockout: Sendable, Equatable {
         var durationMinutes: Int
@@ -31,6 +33,7 @@ struct AuthSettings: Sendable {
             settings.lockout = try parseLockout(text)
         }
         settings.providers = try AuthProviders.fromEnvironment(env)
+        if let text = env.optional("PARSE_SERVER_PASSWORD_POLICY") { settings.passwordPolicy = try PasswordPolicy.parse(text) }
         return settings
     }
 

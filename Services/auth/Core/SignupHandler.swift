@@ -30,10 +30,14 @@ struct SignupHandler: Sendable {
         let users = UserStore(pool: pool)
         // Checked before hashing so a taken name costs no bcrypt round; the unique indexes settle races.
         try await users.checkUnique(username: username, email: changes.email)
+        if let password = changes.password { try settings.passwordPolicy?.check(password, username: changes.username) }
         let passwordHash: String? = if let password = changes.password { try await PasswordHasher.hash(password) } else { nil }
         let id = ObjectId.make()
         let acl = ACLValidator.withOwnerAccess(changes.acl, userId: id)
         let now = Date.nowMillis
+        // Recorded only while passwords expire, as parse-server does: switching expiry on later starts every
+        // existing password's clock at its next login.
+        let passwordChangedAt = passwordHash != nil && settings.passwordPolicy?.maxPasswordAge != nil ? now : nil
         let sessions = self.sessions
         let stored = authData.map { JSONValue.object($0.applied(to: [:])).compactText }
         let identities = UserIdentityStore(pool: pool)
@@ -41,10 +45,11 @@ struct SignupHandler: Sendable {
         do {
             session = try await pool.transaction { connection in
                 _ = try await connection.query("""
-                    INSERT INTO users (id, username, email, email_verified, password_hash, acl, fields, auth_data, created_at, updated_at)
-                    VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9, $9)
+                    INSERT INTO users (id, username, email, email_verified, password_hash, acl, fields, auth_data,
+                                       password_changed_at, created_at, updated_at)
+                    VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9, $10, $10)
                     """, [id, username, changes.email, changes.emailVerified,
-                          passwordHash, acl.compactText, JSONValue.object(changes.set).compactText, stored, now])
+                          passwordHash, acl.compactText, JSONValue.object(changes.set).compactText, stored, passwordChangedAt, now])
                 if let authData { try await identities.apply(authData, userId: id, on: connection) }
                 try await AuthEvents.userSignedUp(id, username: username, at: now, on: connection)
                 return try await sessions.create(userId: id, action: authData == nil ? "signup" : "login",

@@ -60,7 +60,11 @@ struct UserHandler: Sendable {
         if let email = changes.email, email == user.email { changes.email = nil }
         try await users.checkUnique(username: changes.username, email: changes.email, exceptUserId: id)
         var passwordHash: String?
-        if let password = changes.password { passwordHash = try await PasswordHasher.hash(password) }
+        var passwordHistory: [String]?
+        if let password = changes.password {
+            passwordHistory = try await checkPolicy(password, of: user, newUsername: changes.username)
+            passwordHash = try await PasswordHasher.hash(password)
+        }
         if let acl = changes.acl, !groups.isMaster { changes.acl = ACLValidator.withOwnerAccess(acl, userId: id) }
         var mergedAuthData: [String: JSONValue]?
         if let authData = changes.authData {
@@ -74,6 +78,8 @@ struct UserHandler: Sendable {
         let renewsSession = passwordHash != nil && !groups.isMaster
         let identities = UserIdentityStore(pool: pool)
         let storedAuthData = mergedAuthData.map { $0.isEmpty ? nil : JSONValue.object($0).compactText }
+        let history = passwordHistory
+        let stampsPassword = settings.passwordPolicy?.maxPasswordAge != nil
         let newSession: SessionStore.NewSession?
         do {
             newSession = try await pool.transaction { connection in
@@ -83,6 +89,8 @@ struct UserHandler: Sendable {
                 if let email = finalChanges.email { assignments.append("email = \(sql.bind(email))") }
                 if finalChanges.removesEmail { assignments.append("email = NULL") }
                 if let hash { assignments.append("password_hash = \(sql.bind(hash)), failed_login_count = 0, locked_until = NULL") }
+                if hash != nil, stampsPassword { assignments.append("password_changed_at = $2") }
+                if let history { assignments.append("password_history = \(sql.bindTextArray(history))") }
                 if let verified = finalChanges.emailVerified { assignments.append("email_verified = \(sql.bind(verified))") }
                 if let acl = finalChanges.acl { assignments.append("acl = \(sql.bind(acl.compactText))::jsonb") }
                 if let storedAuthData { assignments.append("auth_data = \(sql.bind(storedAuthData))::jsonb") }

@@ -5,7 +5,7 @@ import Storage
 
 /// A `_User` row as read from the database, and how it looks on the wire.
 struct UserRecord: Sendable {
-    static let columns = "id, username, email, email_verified, password_hash, acl::text AS acl, fields::text AS fields, failed_login_count, locked_until, created_at, updated_at, auth_data::text AS auth_data"
+    static let columns = "id, username, email, email_verified, password_hash, acl::text AS acl, fields::text AS fields, failed_login_count, locked_until, created_at, updated_at, auth_data::text AS auth_data, password_changed_at"
 
     let id: String
     let username: String
@@ -16,6 +16,7 @@ struct UserRecord: Sendable {
     let fields: [String: JSONValue]
     /// Linked providers; never shown to anyone but the user and the master key.
     let authData: [String: JSONValue]
+    let passwordChangedAt: Date?
     let failedLoginCount: Int
     let lockedUntil: Date?
     let createdAt: Date
@@ -30,6 +31,7 @@ struct UserRecord: Sendable {
         acl = row["acl"].flatMap { JSONValue.parse($0) }
         fields = row["fields"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
         authData = row["auth_data"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
+        passwordChangedAt = row.date("password_changed_at")
         failedLoginCount = row.int("failed_login_count") ?? 0
         lockedUntil = row.date("locked_until")
         createdAt = row.date("created_at") ?? Date(timeIntervalSince1970: 0)

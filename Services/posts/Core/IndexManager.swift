@@ -23,6 +23,21 @@ enum IndexManager {
         }
     }
 
+    /// A GIN index per searched field and language, on the expression `$text` compares with.
+    static func ensureTextIndexes(for searches: [ObjectReader.TextSearch], schema: ClassSchema,
+                                  on connection: PostgresConnection) async throws {
+        for search in Set(searches) where schema.type(of: search.field)?.kind == .string {
+            let name = search.language == "english" ? "\(search.field)_text" : "\(search.field)_text_\(search.language)"
+            guard schema.indexes[name] == nil, WhereTranslator.textLanguages.contains(search.language) else { continue }
+            do {
+                try await create(name, expression: "to_tsvector('\(search.language)'::regconfig, \(Names.quoted(search.field)))",
+                                 method: "gin", spec: .object([search.field: .string("text")]), schema: schema, on: connection)
+            } catch let error as PostgresError where !error.isConnectionFailure {
+                continue
+            }
+        }
+    }
+
     /// The indexes a query on `field` wants: a B-tree for plain values; for a GeoPoint a GiST on the point (boxes,
     /// polygons) and one on its place on the sphere (`parse_geo_unit`: distances); for a Polygon a GiST.
     private static func indexes(_ field: String, _ type: FieldType) -> [(name: String, expression: String, method: String, kind: JSONValue)] {

@@ -6,13 +6,16 @@ import Storage
 import Runtime
 
 /// `object.created`, `object.updated`, `object.deleted`, written to the outbox in the transaction of the change.
+/// `object` is the object after the change (before it, for a delete); an update also carries `original`, the
+/// object before it, so a consumer such as `live` can tell an object entering a query from one leaving it.
 enum ObjectEvents {
     enum Kind: String { case created, updated, deleted }
 
     static func add(_ kind: Kind, className: String, objectId: String, object: [String: JSONValue]?,
-                    on connection: PostgresConnection) async throws {
+                    original: [String: JSONValue]? = nil, on connection: PostgresConnection) async throws {
         var data: [String: JSONValue] = ["className": .string(className), "objectId": .string(objectId)]
         if let object { data["object"] = .object(object) }
+        if let original { data["original"] = .object(original) }
         let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "object.\(kind.rawValue).v1",
                                time: ParseDate.string(from: Date()), subject: "\(className)/\(objectId)",
                                data: JSONValue.object(data))

@@ -93,6 +93,9 @@ struct ObjectWriter {
         }
         var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
         if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
+        // The object before the change, locked until the transaction ends, for the event's `original`.
+        let before = try await connection.query(
+            "SELECT \(ValueCodec.selectList(schema)) FROM \(Names.table(className)) WHERE \"objectId\" = $1 FOR UPDATE", [objectId])
         let result = try await connection.query("""
             UPDATE \(Names.table(className)) SET \(assignments.joined(separator: ", "))
             WHERE \(conditions.joined(separator: " AND ")) RETURNING \(ValueCodec.selectList(schema))
@@ -100,7 +103,8 @@ struct ObjectWriter {
         guard let row = result.first else { throw ParseError(.objectNotFound, "Object not found.") }
         try await applyRelations(plan, className: className, objectId: objectId)
         let stored = context.codec.object(row, schema)
-        try await ObjectEvents.add(.updated, className: className, objectId: objectId, object: stored, on: connection)
+        try await ObjectEvents.add(.updated, className: className, objectId: objectId, object: stored,
+                                   original: before.first.map { context.codec.object($0, schema) }, on: connection)
 
         var response: [String: JSONValue] = ["updatedAt": .string(ParseDate.string(from: updatedAt))]
         for (name, change) in plan.changes where WritePlan.isEchoed(change) {
@@ -120,14 +124,15 @@ struct ObjectWriter {
         var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
         if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
         let result = try await connection.query(
-            "DELETE FROM \(Names.table(className)) WHERE \(conditions.joined(separator: " AND ")) RETURNING \"objectId\"",
+            "DELETE FROM \(Names.table(className)) WHERE \(conditions.joined(separator: " AND ")) RETURNING \(ValueCodec.selectList(schema))",
             parameters.values)
-        guard result.first != nil else { throw ParseError(.objectNotFound, "Object not found.") }
+        guard let row = result.first else { throw ParseError(.objectNotFound, "Object not found.") }
         for (name, type) in schema.fields where type.kind == .relation {
             _ = try await connection.query(
                 "DELETE FROM \(Names.joinTable(field: name, className: className)) WHERE \"owningId\" = $1", [objectId])
         }
-        try await ObjectEvents.add(.deleted, className: className, objectId: objectId, object: nil, on: connection)
+        try await ObjectEvents.add(.deleted, className: className, objectId: objectId, object: context.codec.object(row, schema),
+                                   on: connection)
     }
 
     /// Adds the fields the write introduces, checking `addField` when the class already exists.
@@ -135,7 +140,13 @@ struct ObjectWriter {
         if let current, !(try SchemaStore.missing(plan.wantedTypes, in: current)).isEmpty {
             try ClassPermissions.check("addField", schema: current, identity: context.identity)
         }
-        return try await SchemaStore.ensure(className, fields: plan.wantedTypes, current: current, on: connection)
+        var wanted = plan.wantedTypes
+        if let defaults = PlatformClasses.defaultFields[className] {
+            // A system class gets its default fields with the first write, whatever the write sets.
+            _ = try SchemaStore.missing(wanted, in: ClassSchema(className: className, fields: defaults))
+            wanted.merge(defaults) { _, standard in standard }
+        }
+        return try await SchemaStore.ensure(className, fields: wanted, current: current, on: connection)
     }
 
     private func applyRelations(_ plan: WritePlan, className: String, objectId: String) async throws {

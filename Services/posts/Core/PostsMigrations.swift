@@ -4,7 +4,8 @@ import Storage
 /// The posts database: one row per class in `parse_schema` (its fields and their types, class-level permissions,
 /// indexes) and one table per class in schema `classes`, with typed columns as parse-server lays them out.
 enum PostsMigrations {
-    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds, geo]
+    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds, geo,
+                                   PlatformMigrations.analytics, PlatformMigrations.pushes]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.

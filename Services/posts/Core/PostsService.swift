@@ -9,9 +9,20 @@ public enum PostsService {
     public static let definition = ServiceDefinition(
         name: .posts,
         migrations: PostsMigrations.all,
-        registerCommands: { router, pool, calls, _ in
+        registerCommands: { router, pool, calls, jobs in
             let configuration = try PostsConfiguration.fromEnvironment()
+            let service = try ServiceConfiguration.fromEnvironment(.posts)
             ApplyIncrementHandler.register(&router, pool)
+            router.register(ReportPushResults.type, ReportPushResults.self) { command, _ in
+                PushResultsRecorded(counted: try await pool.withConnection { connection in
+                    try await connection.transaction { connection in
+                        try await PushStatusUpdates.record(command.payload, on: connection)
+                    }
+                })
+            }
+            let sender = PushSender(pool: pool, configuration: configuration,
+                                    logger: Logger(service: "posts", level: service.logLevel))
+            jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
             let users = UserDirectory.auth(calls)
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,

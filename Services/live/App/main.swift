@@ -1,0 +1,4 @@
+import LiveCore
+import Foundation
+
+exit(await LiveService.main())

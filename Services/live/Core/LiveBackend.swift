@@ -1,0 +1,10 @@
+import Contracts
+import ParseWire
+
+/// What the hub asks other services: who a session token is, and an object as it is stored now.
+public protocol LiveBackend: Sendable {
+    /// The identity of a session, with its roles; a `ParseError` 209 for an unknown or expired token.
+    func identity(sessionToken: String) async throws -> Identity
+    /// The object as a master-key read returns it, nil when it does not exist.
+    func object(className: String, objectId: String) async throws -> [String: JSONValue]?
+}

@@ -1,0 +1,41 @@
+import Foundation
+import ParseWire
+
+/// The events `live` consumes, read from their CloudEvents JSON and routing keys.
+enum LiveEvent: Sendable {
+    /// `object.created|updated|deleted.<Class>` from posts.
+    case object(kind: String, className: String, objectId: String, object: [String: JSONValue]?, original: [String: JSONValue]?)
+    /// `vote.cast|retracted.<Class>` from votes: a counter moved to `total`.
+    case vote(className: String, objectId: String, field: String, amount: Double, total: Double, time: String?)
+    /// `session.revoked` from auth.
+    case sessionRevoked(userId: String)
+    /// `role.changed` from auth: any session's roles may be different now.
+    case roleChanged
+
+    static let routingKeys = ["object.*.*", "vote.*.*", "session.revoked", "role.changed"]
+
+    init?(routingKey: String, body: [UInt8]) {
+        guard let event = JSONValue.parse(body), let data = event["data"] else { return nil }
+        let parts = routingKey.split(separator: ".", maxSplits: 2).map(String.init)
+        switch parts.first {
+        case "object":
+            guard parts.count == 3, ["created", "updated", "deleted"].contains(parts[1]),
+                  let className = data["className"]?.stringValue, let objectId = data["objectId"]?.stringValue else { return nil }
+            self = .object(kind: parts[1], className: className, objectId: objectId, object: data["object"]?.objectValue,
+                           original: data["original"]?.objectValue)
+        case "vote":
+            guard let className = data["className"]?.stringValue, let objectId = data["objectId"]?.stringValue,
+                  let field = data["field"]?.stringValue, let total = data["total"]?.numberValue,
+                  let amount = data["amount"]?.numberValue else { return nil }
+            self = .vote(className: className, objectId: objectId, field: field, amount: amount, total: total,
+                         time: event["time"]?.stringValue)
+        case "session":
+            guard routingKey == "session.revoked", let userId = data["userId"]?.stringValue else { return nil }
+            self = .sessionRevoked(userId: userId)
+        case "role":
+            self = .roleChanged
+        default:
+            return nil
+        }
+    }
+}

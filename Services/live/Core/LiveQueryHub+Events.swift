@@ -1,0 +1,124 @@
+import Contracts
+import ParseWire
+
+extension LiveQueryHub {
+    func handle(_ event: LiveEvent) {
+        switch event {
+        case .sessionRevoked(let userId): revoke(userId: userId)
+        case .roleChanged: refreshRoles()
+        case .object(let kind, let className, let objectId, let object, let original):
+            let key = ObjectCache.key(className, objectId)
+            guard byClass[className] != nil else {
+                objects[key] = nil
+                return
+            }
+            if kind == "deleted" {
+                objects[key] = nil
+                if let object { deliver(className, current: object, original: nil, deleted: true) }
+            } else if let object {
+                objects[key] = object
+                deliver(className, current: object, original: kind == "created" ? nil : original, deleted: false)
+            }
+        case .vote(let className, let objectId, _, _, _, _):
+            guard byClass[className] != nil else { return }
+            let key = ObjectCache.key(className, objectId)
+            if fetching[key] != nil {
+                fetching[key]?.append(event)
+            } else if objects[key] != nil {
+                applyVote(event)
+            } else {
+                fetching[key] = [event]
+                fetch(className, objectId)
+            }
+        }
+    }
+
+    private func fetch(_ className: String, _ objectId: String) {
+        let backend = self.backend
+        Task { [self] in
+            let object: [String: JSONValue]?
+            do {
+                object = try await backend.object(className: className, objectId: objectId)
+            } catch {
+                logger.warning("cannot read a voted object; its vote events are not sent", ["error": "\(error)"])
+                object = nil
+            }
+            loop.post { [self] in
+                let key = ObjectCache.key(className, objectId)
+                let waiting = fetching.removeValue(forKey: key) ?? []
+                guard let object else { return }
+                if objects[key] == nil { objects[key] = object }
+                waiting.forEach(applyVote)
+            }
+        }
+    }
+
+    /// A counter moved: the object before (the total less the vote's amount) and after, as an update would give.
+    private func applyVote(_ event: LiveEvent) {
+        guard case .vote(let className, let objectId, let field, let amount, let total, let time) = event else { return }
+        let key = ObjectCache.key(className, objectId)
+        guard var current = objects[key] else { return }
+        var original = current
+        original[field] = .number(total - amount)
+        current[field] = .number(total)
+        if let time { current["updatedAt"] = .string(time) }
+        objects[key] = current
+        deliver(className, current: current, original: original, deleted: false)
+    }
+
+    /// Sends the event to every subscription of the class it concerns, as parse-server decides its type: matched
+    /// and readable before and after is `update`, only before `leave`, only after `enter` (`create` when new).
+    func deliver(_ className: String, current: [String: JSONValue], original: [String: JSONValue]?, deleted: Bool) {
+        guard let subscriptions = byClass[className] else { return }
+        var current = current, original = original
+        current["className"] = .string(className)
+        original?["className"] = .string(className)
+        var encoded = EncodedObjects(current: current, original: original)
+        for subscription in subscriptions.values {
+            let client = subscription.client
+            let identity = sessions.current(subscription.sessionToken)
+            let isCurrent = subscription.matcher.matches(current)
+                && ObjectVisibility.mayRead(current, hasMasterKey: client.hasMasterKey, identity: identity)
+            let op: String
+            if deleted {
+                guard isCurrent else { continue }
+                op = "delete"
+            } else {
+                let wasMatched = original.map {
+                    subscription.matcher.matches($0)
+                        && ObjectVisibility.mayRead($0, hasMasterKey: client.hasMasterKey, identity: identity)
+                } ?? false
+                switch (wasMatched, isCurrent) {
+                case (true, true): op = "update"
+                case (true, false): op = "leave"
+                case (false, true): op = original == nil ? "create" : "enter"
+                case (false, false): continue
+                }
+            }
+            let texts = encoded.texts(keys: subscription.keys)
+            send(client.connection, LiveMessages.event(op, clientId: client.clientId, installationId: client.installationId,
+                                                       requestId: subscription.requestId, object: texts.current,
+                                                       original: deleted ? nil : texts.original))
+        }
+    }
+}
+
+/// An event's object and original as JSON text, encoded once per distinct `keys` among the subscriptions.
+struct EncodedObjects {
+    let current: [String: JSONValue]
+    let original: [String: JSONValue]?
+    private var byKeys: [[String]?: (current: String, original: String?)] = [:]
+
+    init(current: [String: JSONValue], original: [String: JSONValue]?) {
+        self.current = current
+        self.original = original
+    }
+
+    mutating func texts(keys: [String]?) -> (current: String, original: String?) {
+        if let known = byKeys[keys] { return known }
+        let texts = (JSONValue.object(ObjectVisibility.shaped(current, keys: keys)).compactText,
+                     original.map { JSONValue.object(ObjectVisibility.shaped($0, keys: keys)).compactText })
+        byKeys[keys] = texts
+        return texts
+    }
+}

@@ -1,0 +1,153 @@
+import Contracts
+import Foundation
+import ParseWire
+import Query
+import Runtime
+
+/// The LiveQuery protocol over the loop's connections: `connect`, `subscribe`, `update`, `unsubscribe`, and the
+/// events fanned out to matching subscriptions. Subscriptions are indexed by class, so an event costs the
+/// subscriptions of its class only. Runs on the loop thread alone (the loop calls it, and every asynchronous
+/// answer is posted back to that thread), which is why it needs no lock.
+public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
+    let loop: SocketLoop
+    let backend: any LiveBackend
+    let keys: LiveKeys
+    let logger: Logger
+    var clients: [UInt64: LiveClient] = [:]
+    var byClass: [String: [ObjectIdentifier: LiveSubscription]] = [:]
+    var sessions = SessionStates()
+    var objects = ObjectCache(capacity: 50_000)
+    var fetching: [String: [LiveEvent]] = [:]
+
+    public init(loop: SocketLoop, backend: any LiveBackend, keys: LiveKeys, logger: Logger) {
+        self.loop = loop
+        self.backend = backend
+        self.keys = keys
+        self.logger = logger
+    }
+
+    /// Hands an event over from any thread.
+    public func receive(routingKey: String, body: [UInt8]) {
+        guard let event = LiveEvent(routingKey: routingKey, body: body) else {
+            logger.warning("unreadable event", ["routing.key": routingKey])
+            return
+        }
+        loop.post { [self] in handle(event) }
+    }
+
+    public var subscriptionCount: Int { byClass.values.reduce(0) { $0 + $1.count } }
+
+    // MARK: SocketLoopDelegate
+
+    public func socketOpened(_ connection: UInt64) {}
+
+    public func socketClosed(_ connection: UInt64) {
+        guard let client = clients.removeValue(forKey: connection) else { return }
+        for subscription in client.subscriptions.values { remove(subscription) }
+        if let token = client.sessionToken { sessions.release(token) }
+    }
+
+    public func socketReceived(_ connection: UInt64, text: String) {
+        guard let message = JSONValue.parse(text) else {
+            // parse-server drops a message that is not JSON without a word; an answer tells the developer why.
+            send(connection, LiveMessages.error(code: 1, "Invalid JSON", reconnect: true, requestId: nil))
+            return
+        }
+        switch LiveRequestSchema.validate(message) {
+        case .failure(let reason):
+            send(connection, LiveMessages.error(code: 1, reason, reconnect: true, requestId: nil))
+        case .success("connect"): handleConnect(connection, message)
+        case .success("unsubscribe"): handleUnsubscribe(connection, message, notify: true)
+        case .success("update"):
+            handleUnsubscribe(connection, message, notify: false)
+            handleSubscribe(connection, message)
+        case .success: handleSubscribe(connection, message)
+        }
+    }
+
+    func send(_ connection: UInt64, _ text: String) { loop.send(connection, text: text) }
+
+    // MARK: operations
+
+    private func handleConnect(_ connection: UInt64, _ message: JSONValue) {
+        let fields = (message.objectValue ?? [:]).compactMapValues(\.stringValue)
+        guard keys.accepts(fields) else {
+            send(connection, LiveMessages.error(code: 4, "Key in request is not valid", reconnect: true, requestId: nil))
+            return
+        }
+        socketClosed(connection)
+        let client = LiveClient(connection: connection, clientId: UUID().uuidString.lowercased(),
+                                hasMasterKey: keys.hasMasterKey(fields), sessionToken: fields["sessionToken"],
+                                installationId: fields["installationId"])
+        clients[connection] = client
+        if let token = client.sessionToken { sessions.retain(token) }
+        send(connection, LiveMessages.event("connected", clientId: client.clientId, installationId: client.installationId))
+    }
+
+    private func handleSubscribe(_ connection: UInt64, _ message: JSONValue) {
+        guard let client = clients[connection] else {
+            send(connection, LiveMessages.error(
+                code: 2, "Can not find this client, make sure you connect to server before subscribing",
+                reconnect: true, requestId: nil))
+            return
+        }
+        let requestId = message["requestId"] ?? .null
+        let query = message["query"] ?? .null
+        let className = query["className"]?.stringValue ?? ""
+        let matcher: WhereMatcher
+        do throws(ParseError) {
+            guard Names.isValidClassName(className) else { throw ParseError(.invalidClassName, "Invalid class name: \(className)") }
+            matcher = try WhereMatcher(query["where"]?.objectValue ?? [:])
+        } catch {
+            send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false, requestId: requestId))
+            return
+        }
+        let keys = (query["keys"] ?? query["fields"])?.arrayValue?.compactMap(\.stringValue)
+        let token = message["sessionToken"]?.stringValue ?? client.sessionToken
+        withSession(token) { [self] identity in
+            guard clients[connection] === client, let id = requestId.numberValue else { return }
+            if className == "_Session" && identity?.userId == nil && !client.hasMasterKey {
+                send(connection, LiveMessages.error(code: ParseError.Code.invalidSessionToken.rawValue, "Invalid session token",
+                                                    reconnect: false, requestId: requestId))
+                return
+            }
+            if let previous = client.subscriptions[id] { remove(previous) }
+            let subscription = LiveSubscription(client: client, requestId: requestId, className: className, matcher: matcher,
+                                                keys: keys, sessionToken: token)
+            client.subscriptions[id] = subscription
+            byClass[className, default: [:]][ObjectIdentifier(subscription)] = subscription
+            if let token { sessions.retain(token) }
+            send(connection, LiveMessages.event("subscribed", clientId: client.clientId, installationId: client.installationId,
+                                                requestId: requestId))
+        }
+    }
+
+    private func handleUnsubscribe(_ connection: UInt64, _ message: JSONValue, notify: Bool) {
+        guard let client = clients[connection] else {
+            send(connection, LiveMessages.error(
+                code: 2, "Can not find this client, make sure you connect to server before unsubscribing",
+                reconnect: true, requestId: nil))
+            return
+        }
+        let requestId = message["requestId"] ?? .null
+        guard let id = requestId.numberValue, let subscription = client.subscriptions.removeValue(forKey: id) else {
+            guard notify else { return }
+            send(connection, LiveMessages.error(
+                code: 2, "Cannot find subscription with clientId \(client.clientId) subscriptionId \(requestId.compactText)."
+                    + " Make sure you subscribe to live query server before unsubscribing.",
+                reconnect: true, requestId: nil))
+            return
+        }
+        remove(subscription)
+        if notify {
+            send(connection, LiveMessages.event("unsubscribed", clientId: client.clientId, installationId: client.installationId,
+                                                requestId: requestId))
+        }
+    }
+
+    private func remove(_ subscription: LiveSubscription) {
+        byClass[subscription.className]?[ObjectIdentifier(subscription)] = nil
+        if byClass[subscription.className]?.isEmpty == true { byClass[subscription.className] = nil }
+        if let token = subscription.sessionToken { sessions.release(token) }
+    }
+}

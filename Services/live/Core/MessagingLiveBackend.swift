@@ -1,0 +1,28 @@
+import Contracts
+import Foundation
+import Messaging
+import ParseWire
+
+/// The hub's questions as commands: `session.resolve.v1` to auth, a master-key `rest.v1` read to posts.
+struct MessagingLiveBackend: LiveBackend {
+    let client: RPCClient
+    let timeout: Duration
+
+    func identity(sessionToken: String) async throws -> Identity {
+        guard !sessionToken.isEmpty, sessionToken.utf8.count <= 256 else {
+            throw ParseError(.invalidSessionToken, "Invalid session token")
+        }
+        return try await client.send("session.resolve.v1", Empty(), to: .auth, requestId: UUID().uuidString.lowercased(),
+                                     identity: Identity(sessionToken: sessionToken), timeout: timeout)
+    }
+
+    func object(className: String, objectId: String) async throws -> [String: JSONValue]? {
+        let request = RESTRequest(method: "GET", path: "classes/\(className)/\(objectId)", query: [:], body: nil,
+                                  serverURL: "http://127.0.0.1/parse")
+        let response: RESTResponse = try await client.send(RESTRequest.type, request, to: .posts,
+                                                           requestId: UUID().uuidString.lowercased(),
+                                                           identity: .master, timeout: timeout)
+        guard response.status == 200 else { return nil }
+        return JSONValue.parse(response.body)?.objectValue
+    }
+}

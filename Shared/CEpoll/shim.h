@@ -1,0 +1,3 @@
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <netinet/tcp.h>

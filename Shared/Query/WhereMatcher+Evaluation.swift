@@ -1,0 +1,120 @@
+import Foundation
+import ParseWire
+
+extension WhereMatcher {
+    static func matches(_ clause: [String: JSONValue], _ object: [String: JSONValue],
+                        _ patterns: [String: NSRegularExpressionBox]) -> Bool {
+        for (key, value) in clause {
+            if let combinator = QueryCombinator(rawValue: key) {
+                let items = (value.arrayValue ?? []).compactMap(\.objectValue)
+                let results = items.lazy.map { matches($0, object, patterns) }
+                switch combinator {
+                case .or: if !results.contains(true) { return false }
+                case .and: if results.contains(false) { return false }
+                case .nor: if results.contains(true) { return false }
+                }
+                continue
+            }
+            let field = lookUp(key, in: object)
+            guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
+                if !equals(field, value) { return false }
+                continue
+            }
+            for (name, operand) in fields {
+                guard let op = QueryOperator(rawValue: name), satisfies(op, operand, field, fields, patterns) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The value at a field name or dotted path (`meta.size`, `tags.0`); nil when missing or null.
+    static func lookUp(_ key: String, in object: [String: JSONValue]) -> JSONValue? {
+        var current: JSONValue? = .object(object)
+        for part in key.split(separator: ".", omittingEmptySubsequences: false) {
+            switch current {
+            case .object(let fields): current = fields[String(part)]
+            case .array(let items): current = Int(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
+            default: return nil
+            }
+        }
+        return current?.isNull == true ? nil : current
+    }
+
+    private static func satisfies(_ op: QueryOperator, _ operand: JSONValue, _ field: JSONValue?,
+                                  _ fields: [String: JSONValue], _ patterns: [String: NSRegularExpressionBox]) -> Bool {
+        switch op {
+        case .equalTo: return equals(field, operand)
+        case .notEqualTo: return !equals(field, operand)
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            guard let field, let order = compare(field, operand) else { return false }
+            switch op {
+            case .lessThan: return order < 0
+            case .lessThanOrEqualTo: return order <= 0
+            case .greaterThan: return order > 0
+            default: return order >= 0
+            }
+        case .containedIn: return (operand.arrayValue ?? []).contains { equals(field, $0) }
+        case .notContainedIn: return !(operand.arrayValue ?? []).contains { equals(field, $0) }
+        case .exists: return (field != nil) == (operand.boolValue ?? false)
+        case .containsAll:
+            guard let items = field?.arrayValue else { return false }
+            return (operand.arrayValue ?? []).allSatisfy { wanted in items.contains { same($0, wanted) } }
+        case .containedBy:
+            guard let items = field?.arrayValue else { return false }
+            let allowed = operand.arrayValue ?? []
+            return items.allSatisfy { item in allowed.contains { same(item, $0) } }
+        case .regex:
+            guard let text = field?.stringValue, let pattern = operand.stringValue,
+                  let box = patterns[pattern + "/" + (fields["$options"]?.stringValue ?? "")] else { return false }
+            return box.expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .options: return true
+        default: return false
+        }
+    }
+
+    /// Equality as a query means it: null matches a missing field, an Array field matches any of its elements.
+    static func equals(_ field: JSONValue?, _ value: JSONValue) -> Bool {
+        guard let field else { return value.isNull }
+        if value.isNull { return false }
+        if same(field, value) { return true }
+        if let items = field.arrayValue, value.arrayValue == nil { return items.contains { same($0, value) } }
+        return false
+    }
+
+    /// Two Parse values are the same: pointers by class and objectId, dates as instants, the rest as JSON.
+    static func same(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        if let a = pointerId(left), let b = pointerId(right) { return a == b }
+        if let (a, b) = instants(left, right) { return a == b }
+        return left == right
+    }
+
+    /// -1, 0 or 1 when the two values are of one orderable kind (numbers, strings, dates), else nil.
+    static func compare(_ left: JSONValue, _ right: JSONValue) -> Int? {
+        if let (a, b) = instants(left, right) { return a < b ? -1 : a > b ? 1 : 0 }
+        switch (left, right) {
+        case (.number(let a), .number(let b)): return a < b ? -1 : a > b ? 1 : 0
+        case (.string(let a), .string(let b)): return a < b ? -1 : a > b ? 1 : 0
+        default: return nil
+        }
+    }
+
+    private static func pointerId(_ value: JSONValue) -> String? {
+        guard value["__type"]?.stringValue == "Pointer" else { return nil }
+        return value["objectId"]?.stringValue
+    }
+
+    /// Both values as instants when one is a Date and the other a Date or an ISO string (`createdAt` and
+    /// `updatedAt` read as strings, queries name them as Dates).
+    private static func instants(_ left: JSONValue, _ right: JSONValue) -> (Date, Date)? {
+        let a = instant(left), b = instant(right)
+        guard a != nil || b != nil else { return nil }
+        guard let first = a ?? left.stringValue.flatMap(ParseDate.date(from:)),
+              let second = b ?? right.stringValue.flatMap(ParseDate.date(from:)) else { return nil }
+        return (first, second)
+    }
+
+    private static func instant(_ value: JSONValue) -> Date? {
+        guard value["__type"]?.stringValue == "Date", let iso = value["iso"]?.stringValue else { return nil }
+        return ParseDate.date(from: iso)
+    }
+}

@@ -1,0 +1,33 @@
+import ParseWire
+import Testing
+@testable import LiveCore
+
+/// The validator's wording for parse-server's `RequestSchema`, case by case.
+struct LiveRequestSchemaTests {
+    @Test(arguments: [
+        (#"{"op":"connect","applicationId":"a"}"#, LiveRequestSchema.Verdict.success("connect")),
+        (#"{"op":"subscribe","requestId":1,"query":{"className":"Cat","where":{}}}"#, .success("subscribe")),
+        (#"{"op":"update","requestId":1,"query":{"className":"Cat","where":{},"keys":["a"]}}"#, .success("update")),
+        (#"{"op":"unsubscribe","requestId":1}"#, .success("unsubscribe")),
+        (#"[]"#, .failure("Invalid type: array (expected object)")),
+        (#"{}"#, .failure("Missing required property: op")),
+        (#"{"op":1}"#, .failure("Invalid type: number (expected string)")),
+        (#"{"op":"nope"}"#, .failure(#"No enum match for: "nope""#)),
+        (#"{"op":"connect"}"#, .failure("Missing required property: applicationId")),
+        (#"{"op":"connect","applicationId":"a","extra":1}"#, .failure("Additional properties not allowed")),
+        (#"{"op":"connect","applicationId":"a","sessionToken":5}"#, .failure("Invalid type: number (expected string)")),
+        (#"{"op":"subscribe","query":{"className":"Cat","where":{}}}"#, .failure("Missing required property: requestId")),
+        (#"{"op":"subscribe","requestId":"1","query":{"className":"Cat","where":{}}}"#,
+         .failure("Invalid type: string (expected number)")),
+        (#"{"op":"subscribe","requestId":1,"query":{"className":"Cat"}}"#, .failure("Missing required property: where")),
+        (#"{"op":"subscribe","requestId":1,"query":{"className":"Cat","where":{},"keys":[]}}"#,
+         .failure("Array is too short (0), minimum 1")),
+        (#"{"op":"subscribe","requestId":1,"query":{"className":"Cat","where":{},"keys":["a","a"]}}"#,
+         .failure("Array items are not unique (indices 0 and 1)")),
+        (#"{"op":"unsubscribe"}"#, .failure("Missing required property: requestId")),
+    ])
+    func validates(message: String, verdict: LiveRequestSchema.Verdict) throws {
+        let value = try #require(JSONValue.parse(message))
+        #expect(LiveRequestSchema.validate(value) == verdict)
+    }
+}

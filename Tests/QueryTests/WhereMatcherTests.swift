@@ -1,0 +1,103 @@
+import Foundation
+import ParseWire
+import Runtime
+import ScratchDatabase
+import Storage
+import Testing
+@testable import Query
+
+/// One set of objects and queries, read both ways: in memory by `WhereMatcher` (as `live` does for objects that
+/// change) and in SQL by `WhereTranslator` over the same objects stored as posts stores them. Both must pick the
+/// same objects.
+struct WhereMatcherTests {
+    /// The objects as a REST read returns them.
+    static let objects: [String: [String: JSONValue]] = [
+        "a": parse(#"{"objectId":"a","createdAt":"2026-01-01T00:00:00.000Z","name":"Tom","votes":3,"tags":["x","y"],"owner":{"__type":"Pointer","className":"Person","objectId":"P1"},"meta":{"size":2}}"#),
+        "b": parse(#"{"objectId":"b","createdAt":"2026-09-01T00:00:00.000Z","name":"tim","votes":10,"tags":["y"],"owner":{"__type":"Pointer","className":"Person","objectId":"P2"},"meta":{"size":5}}"#),
+        "c": parse(#"{"objectId":"c","createdAt":"2026-03-01T00:00:00.000Z"}"#),
+    ]
+
+    static func parse(_ text: String) -> [String: JSONValue] { JSONValue.parse(text)?.objectValue ?? [:] }
+
+    static let cases: [(String, [String])] = [
+        (#"{"name":"Tom"}"#, ["a"]),
+        (#"{"name":{"$eq":"tim"}}"#, ["b"]),
+        (#"{"votes":{"$gt":3}}"#, ["b"]),
+        (#"{"votes":{"$gte":3,"$lt":10}}"#, ["a"]),
+        (#"{"votes":{"$ne":3}}"#, ["b", "c"]),
+        (#"{"name":{"$in":["Tom","x"]}}"#, ["a"]),
+        (#"{"name":{"$nin":["Tom"]}}"#, ["b", "c"]),
+        (#"{"votes":{"$exists":false}}"#, ["c"]),
+        (#"{"votes":{"$exists":true}}"#, ["a", "b"]),
+        (#"{"tags":"x"}"#, ["a"]),
+        (#"{"tags":{"$all":["x","y"]}}"#, ["a"]),
+        (#"{"tags":{"$in":["y"]}}"#, ["a", "b"]),
+        (#"{"tags":{"$containedBy":["y","z"]}}"#, ["b"]),
+        (#"{"owner":{"__type":"Pointer","className":"Person","objectId":"P2"}}"#, ["b"]),
+        (#"{"name":{"$regex":"^t","$options":"i"}}"#, ["a", "b"]),
+        (#"{"name":{"$regex":"^t"}}"#, ["b"]),
+        (#"{"$or":[{"name":"Tom"},{"votes":10}]}"#, ["a", "b"]),
+        (#"{"$and":[{"tags":"y"},{"votes":{"$lt":5}}]}"#, ["a"]),
+        (#"{"$nor":[{"name":"Tom"}]}"#, ["b", "c"]),
+        (#"{"meta.size":{"$gt":3}}"#, ["b"]),
+        (#"{"createdAt":{"$gt":{"__type":"Date","iso":"2026-02-01T00:00:00.000Z"}}}"#, ["b", "c"]),
+        (#"{"name":null}"#, ["c"]),
+        (#"{"missing":{"$ne":1}}"#, ["a", "b", "c"]),
+        (#"{}"#, ["a", "b", "c"]),
+    ]
+
+    static func inMemory(_ query: String) throws -> [String] {
+        let matcher = try WhereMatcher(try #require(JSONValue.parse(query)?.objectValue))
+        return objects.filter { matcher.matches($0.value) }.keys.sorted()
+    }
+
+    @Test func matchesInMemory() throws {
+        for (query, expected) in Self.cases {
+            #expect(try Self.inMemory(query) == expected, "\(query)")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"owner":{"$inQuery":{"where":{},"className":"Person"}}}"#, ParseError.Code.invalidQuery),
+        (#"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":1,"longitude":2}}}"#, .invalidQuery),
+        (#"{"name":{"$text":{"$search":{"$term":"x"}}}}"#, .invalidQuery),
+        (#"{"$relatedTo":{"object":{"__type":"Pointer","className":"A","objectId":"b"},"key":"k"}}"#, .invalidQuery),
+        (#"{"name":{"$foo":1}}"#, .invalidQuery),
+        (#"{"ACL":{"*":{"read":true}}}"#, .invalidQuery),
+        (#"{"bad name":1}"#, .invalidKeyName),
+        (#"{"name":{"$in":"a"}}"#, .invalidJSON),
+        (#"{"name":{"$regex":"("}}"#, .invalidQuery),
+        (#"{"$or":{"a":1}}"#, .invalidQuery),
+    ])
+    func refusesWhatItCannotMatchWhenMade(query: String, code: ParseError.Code) throws {
+        let clause = try #require(JSONValue.parse(query)?.objectValue)
+        #expect(throws: ParseError.self) { _ = try WhereMatcher(clause) }
+        do { _ = try WhereMatcher(clause) } catch { #expect(error.code == code, "\(query)") }
+    }
+
+    @Test(.enabled(if: ScratchDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL"))
+    func picksWhatTheSQLTranslationPicks() async throws {
+        try await ScratchDatabase.withPool("matcher", logger: Logger(service: "query-tests", level: .warning)) { pool in
+            _ = try await pool.query("""
+                CREATE TABLE objects ("objectId" text PRIMARY KEY, "createdAt" timestamptz, name text,
+                                      votes double precision, tags jsonb, owner text, meta jsonb)
+                """)
+            _ = try await pool.query("""
+                INSERT INTO objects VALUES
+                  ('a', '2026-01-01T00:00:00Z', 'Tom', 3, '["x","y"]', 'P1', '{"size":2}'),
+                  ('b', '2026-09-01T00:00:00Z', 'tim', 10, '["y"]', 'P2', '{"size":5}'),
+                  ('c', '2026-03-01T00:00:00Z', NULL, NULL, NULL, NULL, NULL)
+                """)
+            for (query, expected) in Self.cases {
+                let translator = WhereTranslator()
+                let clause = try #require(JSONValue.parse(query)?.objectValue)
+                let condition = try await translator.translate(clause, TypedColumns(), alias: "t0")
+                let rows = try await pool.query(
+                    "SELECT \"objectId\" FROM objects AS t0 WHERE \(condition) ORDER BY \"objectId\"",
+                    translator.parameters.values).rows
+                #expect(rows.compactMap { $0["objectId"] } == expected, "\(query)")
+                #expect(try Self.inMemory(query) == expected, "\(query)")
+            }
+        }
+    }
+}
