@@ -18,3 +18,8 @@ static inline const struct sockaddr *CMHD_connection_client_address(struct MHD_C
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
 }
+/* MHD_upgrade_action is C-variadic too; closing is the one action an upgraded connection needs. */
+static inline enum MHD_Result CMHD_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
+{
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
