@@ -28,6 +28,8 @@ let package = Package(
         .executable(name: "gateway", targets: ["gateway"]),
     ] + services.map { .executable(name: $0, targets: [$0]) } + [.executable(name: "parse-import", targets: ["parse-import"]),
                                                           .executable(name: "vote-consumer", targets: ["vote-consumer"]),
+                                                          .executable(name: "dead-letters", targets: ["dead-letters"]),
+                                                          .executable(name: "push-adapter", targets: ["push-adapter"]),
                                                           .executable(name: "live", targets: ["live"])],
     targets: [
         // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
@@ -65,6 +67,15 @@ let package = Package(
         .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/vote-consumer"),
 
+        // Operators' tool for the commands kept in `<queue>.dead`: count, list, requeue, purge.
+        .executableTarget(name: "dead-letters", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+                          path: "Services/dead-letters"),
+        // Delivers `push.requested.v1` events to an HTTP endpoint per device type and reports the results to posts.
+        .target(name: "PushAdapterCore", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+                path: "Services/push-adapter/Core"),
+        .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime"], path: "Services/push-adapter/App"),
+        .testTarget(name: "PushAdapterTests", dependencies: ["PushAdapterCore", "Contracts", "ParseWire"],
+                    path: "Tests/PushAdapterTests"),
         // Parse LiveQuery over WebSocket: subscriptions in memory, fed by object and vote events.
         .target(name: "LiveCore", dependencies: ["CLibCrypto", "CEpoll", "Messaging", "Contracts", "ParseWire", "Query", "Runtime"],
                 path: "Services/live/Core"),
@@ -76,7 +87,7 @@ let package = Package(
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
         .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage", "Runtime", "ScratchDatabase"],
                     path: "Tests/QueryTests"),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Runtime"], path: "Tests/StorageTests"),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
@@ -84,7 +95,7 @@ let package = Package(
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/IntegrationTests",
+        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts", "HTTPServer"], path: "Tests/IntegrationTests",
                     exclude: ["Scripts"]),
     ] + services.flatMap(serviceTargets)
 )

@@ -21,8 +21,10 @@ final class EventConsumer: Sendable {
         self.logger = logger
         var topology = Topology()
         topology.addPrivateEventQueue(options.queue, exchange: exchange, routingKeys: options.routingKeys)
-        // Durable and shared rather than private: events keep arriving in it while the consumer is stopped.
+        // Durable and shared rather than private: events keep arriving in it while the consumer is stopped, and on
+        // a cluster they survive the loss of a node (a quorum queue, like the command queues).
         for index in topology.queues.indices where topology.queues[index].name == options.queue {
+            topology.queues[index].arguments = Topology.quorumQueue
             topology.queues[index].durable = true
             topology.queues[index].exclusive = false
             topology.queues[index].autoDelete = false

@@ -18,6 +18,23 @@ static inline const struct sockaddr *CMHD_connection_client_address(struct MHD_C
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
 }
+static inline int CMHD_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+static inline void *CMHD_connection_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+/* The bytes of the request head (request line, headers, the empty line); 0 before the head is complete. */
+static inline size_t CMHD_connection_header_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
 /* MHD_upgrade_action is C-variadic too; closing is the one action an upgraded connection needs. */
 static inline enum MHD_Result CMHD_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
 {

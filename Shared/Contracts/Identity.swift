@@ -8,14 +8,17 @@ public struct Identity: Codable, Sendable, Equatable {
     public var isMaster: Bool
     public var isReadOnlyMaster: Bool
     public var sessionToken: String?
+    /// The device's `X-Parse-Installation-Id`, which an `_Installation` write uses to find the device's row.
+    public var installationId: String?
 
     public init(userId: String? = nil, roles: [String] = [], isMaster: Bool = false,
-                isReadOnlyMaster: Bool = false, sessionToken: String? = nil) {
+                isReadOnlyMaster: Bool = false, sessionToken: String? = nil, installationId: String? = nil) {
         self.userId = userId
         self.roles = roles
         self.isMaster = isMaster
         self.isReadOnlyMaster = isReadOnlyMaster
         self.sessionToken = sessionToken
+        self.installationId = installationId
     }
 
     public static let anonymous = Identity()
@@ -29,6 +32,7 @@ extension Identity: JSONValueRepresentable {
         ]
         if let userId { fields["userId"] = .string(userId) }
         if let sessionToken { fields["sessionToken"] = .string(sessionToken) }
+        if let installationId { fields["installationId"] = .string(installationId) }
         return .object(fields)
     }
 
@@ -36,10 +40,11 @@ extension Identity: JSONValueRepresentable {
         guard let items = jsonValue["roles"]?.arrayValue, let isMaster = jsonValue["isMaster"]?.boolValue,
               let isReadOnlyMaster = jsonValue["isReadOnlyMaster"]?.boolValue,
               case .some(let userId) = jsonValue.optionalString("userId"),
-              case .some(let sessionToken) = jsonValue.optionalString("sessionToken") else { return nil }
+              case .some(let sessionToken) = jsonValue.optionalString("sessionToken"),
+              case .some(let installationId) = jsonValue.optionalString("installationId") else { return nil }
         let roles = items.compactMap { $0.stringValue }
         guard roles.count == items.count else { return nil }
         self.init(userId: userId, roles: roles, isMaster: isMaster, isReadOnlyMaster: isReadOnlyMaster,
-                  sessionToken: sessionToken)
+                  sessionToken: sessionToken, installationId: installationId)
     }
 }

@@ -7,12 +7,12 @@ import CMicroHTTPD
 /// complete, and once again after every resume. A response may only be queued once the body is consumed;
 /// queuing on the first call would make MHD close the connection, so only refusals are answered there.
 let mhdAccessHandler: MHD_AccessHandlerCallback = {
-    cls, connection, url, method, _, uploadData, uploadDataSize, requestPointer in
+    cls, connection, url, method, version, uploadData, uploadDataSize, requestPointer in
     guard let cls, let connection, let url, let method, let uploadDataSize, let requestPointer else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
 
     guard let existing = requestPointer.pointee else {
-        return beginRequest(core, connection, url, method, requestPointer)
+        return beginRequest(core, connection, url, method, version, requestPointer)
     }
     let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
 
@@ -55,8 +55,13 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
 /// First call for a request: only the head is known. Refusals are answered at once (MHD then closes the
 /// connection, which is what a request with an untrustworthy length needs); anything else gets a context.
 private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>,
-                          _ method: UnsafePointer<CChar>,
+                          _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                           _ requestPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    let record = connectionRecord(connection)
+    if let record { core.connections.requestBegan(record) }
+    guard HeadIntegrity.isIntact(connection, method: method, url: url, version: version, target: record?.target) else {
+        return MHDResponseWriter.queue(core.configuration.badRequest, on: connection, closeConnection: true)
+    }
     let head = MHDRequestReader.head(of: connection, method: method, path: url)
     switch core.headPolicy.verdict(for: head.headers) {
     case .badRequest:
@@ -100,7 +105,10 @@ private func beginStreamedRequest(_ core: ServerCore, _ responder: any HTTPStrea
 /// Called by MHD when a request is over (answered, failed or the client left). A request still suspended is
 /// never reported here (the connection is resumed first), so releasing MHD's reference is safe; the task
 /// answering the request holds its own.
-let mhdRequestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
+let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestPointer, _ in
+    if let cls, let connection, let record = connectionRecord(connection) {
+        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().connections.requestEnded(record)
+    }
     guard let requestPointer, let pointer = requestPointer.pointee else { return }
     requestPointer.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()

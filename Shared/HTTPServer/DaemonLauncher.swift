@@ -18,6 +18,8 @@ enum DaemonLauncher {
     static func start(_ core: ServerCore) throws(HTTPServerError) -> Daemon {
         let configuration = core.configuration
         let bindAddress = try BindAddress(host: configuration.host, port: configuration.port)
+        // Room for every connection allowed, and for the process's other descriptors (broker, logs, pipes).
+        OpenFileLimit.raise(toAtLeast: configuration.connectionLimit + 256)
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if configuration.upgradeUpstream != nil {
@@ -58,7 +60,9 @@ enum DaemonLauncher {
             // Refuses what RFC 9112 forbids (for example a missing Host or whitespace before a colon).
             item(.STRICT_FOR_CLIENT, 1),
             // Two-value options: the function goes in `value`, its argument in `ptr_value`.
-            item(.NOTIFY_COMPLETED, functionAddress(mhdRequestCompleted)),
+            item(.NOTIFY_COMPLETED, functionAddress(mhdRequestCompleted), core),
+            item(.NOTIFY_CONNECTION, functionAddress(mhdConnectionNotify), core),
+            item(.URI_LOG_CALLBACK, functionAddress(mhdURILog), core),
             item(.SOCK_ADDR, 0, UnsafeMutableRawPointer(socketAddress)),
         ]
         if configuration.threads > 1 {

@@ -11,7 +11,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private enum Lifecycle {
         case idle
-        case running(DaemonLauncher.Daemon)
+        case running(DaemonLauncher.Daemon, HeadTimeoutWatchdog?)
         case stopping
         case stopped
     }
@@ -33,7 +33,10 @@ public final class HTTPServer: Sendable {
         try state.withLock { (state: inout State) throws(HTTPServerError) in
             guard case .idle = state.lifecycle else { throw .cannotStart("the server was already started") }
             let daemon = try DaemonLauncher.start(core)
-            state.lifecycle = .running(daemon)
+            let seconds = core.configuration.headersTimeoutSeconds
+            let watchdog = seconds > 0 ? HeadTimeoutWatchdog(registry: core.connections, timeout: .seconds(seconds)) : nil
+            watchdog?.start()
+            state.lifecycle = .running(daemon, watchdog)
             state.port = daemon.port
         }
     }
@@ -44,16 +47,19 @@ public final class HTTPServer: Sendable {
     /// Requests MHD currently holds: being received, waiting for their responder, or being sent.
     public var activeRequests: Int { core.tracker.activeRequests }
 
+    /// Connections open right now.
+    public var openConnections: Int { core.connections.count }
+
     /// Clean stop: stops accepting connections, lets requests in flight finish for up to `gracePeriod` (answers
     /// sent meanwhile carry `Connection: close`), answers those still waiting with `serviceUnavailable`, then
     /// stops the daemon. A second call waits for the first one to finish.
     public func shutdown(gracePeriod: Duration) async {
-        let daemon: DaemonLauncher.Daemon? = state.withLock { state in
-            guard case .running(let daemon) = state.lifecycle else { return nil }
+        let running: (DaemonLauncher.Daemon, HeadTimeoutWatchdog?)? = state.withLock { state in
+            guard case .running(let daemon, let watchdog) = state.lifecycle else { return nil }
             state.lifecycle = .stopping
-            return daemon
+            return (daemon, watchdog)
         }
-        guard let daemon else {
+        guard let (daemon, watchdog) = running else {
             await waitUntilStopped()
             return
         }
@@ -65,20 +71,22 @@ public final class HTTPServer: Sendable {
         answerWaitingRequests()
         // Let the answers just queued reach their clients before the daemon closes every connection.
         await waitForActiveRequests(until: clock.now + .seconds(1))
-        stop(daemon, listenSocket: listenSocket)
+        stop(daemon, watchdog, listenSocket: listenSocket)
         state.withLock { $0.lifecycle = .stopped }
     }
 
     /// A server released while running could never be stopped again, so it stops at once (no grace period).
     deinit {
-        guard case .running(let daemon) = state.withLock({ $0.lifecycle }) else { return }
+        guard case .running(let daemon, let watchdog) = state.withLock({ $0.lifecycle }) else { return }
         let listenSocket = MHD_quiesce_daemon(daemon.pointer)
         core.tracker.refuseWaits()
         answerWaitingRequests()
-        stop(daemon, listenSocket: listenSocket)
+        stop(daemon, watchdog, listenSocket: listenSocket)
     }
 
-    private func stop(_ daemon: DaemonLauncher.Daemon, listenSocket: Int32) {
+    private func stop(_ daemon: DaemonLauncher.Daemon, _ watchdog: HeadTimeoutWatchdog?, listenSocket: Int32) {
+        // Stopped first: it shuts sockets down by descriptor, which must not outlive the daemon's connections.
+        watchdog?.stop()
         // A streamed body may have its connection suspended while it waits for data; MHD must not stop then.
         core.tracker.cancelStreams()
         core.relay.stop()

@@ -11,6 +11,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var perIPConnectionLimit: Int
     /// Idle clients are dropped after this long. A connection waiting for its responder is not idle.
     public var connectionTimeoutSeconds: Int
+    /// A connection must send a complete request head within this long of its accept or of its previous answer,
+    /// however steadily it trickles bytes; 0: no such bound.
+    public var headersTimeoutSeconds: Int
     /// Memory per connection; it bounds the request head, so larger heads get 431.
     public var connectionMemoryLimit: Int
     public var maxBodyBytes: Int
@@ -35,6 +38,7 @@ public struct HTTPServerConfiguration: Sendable {
                 connectionLimit: Int = 1000,
                 perIPConnectionLimit: Int = 0,
                 connectionTimeoutSeconds: Int = 10,
+                headersTimeoutSeconds: Int = 0,
                 connectionMemoryLimit: Int = 64 * 1024,
                 maxBodyBytes: Int = 20 * 1024 * 1024,
                 payloadTooLarge: HTTPResponse = .json(status: 413, #"{"error":"request entity too large"}"#),
@@ -47,6 +51,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perIPConnectionLimit = perIPConnectionLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.headersTimeoutSeconds = headersTimeoutSeconds
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxBodyBytes = maxBodyBytes
         self.payloadTooLarge = payloadTooLarge

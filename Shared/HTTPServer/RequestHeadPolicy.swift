@@ -13,6 +13,9 @@ struct RequestHeadPolicy: Sendable {
     let maxBodyBytes: Int
 
     func verdict(for headers: HTTPHeaders) -> Verdict {
+        // MHD keeps a name with whitespace before its colon (`Transfer-Encoding : chunked`) as a different
+        // header, so the framing it implies would be ignored; RFC 9112 requires 400 for it.
+        guard headers.allSatisfy({ Self.isToken($0.name) }) else { return .badRequest }
         let lengths = headers.values("Content-Length")
         let encodings = headers.values("Transfer-Encoding")
         if lengths.count > 1 { return .badRequest }
@@ -24,6 +27,19 @@ struct RequestHeadPolicy: Sendable {
         // MHD has already refused lengths that are not plain digits; anything too long for Int is too large.
         guard let declared = Int(Self.trimmed(length)) else { return .payloadTooLarge }
         return declared > maxBodyBytes ? .payloadTooLarge : .accept(declaredLength: declared)
+    }
+
+    /// RFC 9110's `token`: what a field name must be.
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default:
+                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
     }
 
     private static func isChunked(_ value: String) -> Bool {

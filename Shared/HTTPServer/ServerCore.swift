@@ -7,6 +7,7 @@ final class ServerCore: Sendable {
     let tracker = RequestTracker()
     /// Carries WebSocket upgrades to `configuration.upgradeUpstream`, when one is set.
     let relay = UpgradeRelay()
+    let connections = ConnectionRegistry()
 
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration

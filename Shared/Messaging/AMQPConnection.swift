@@ -8,7 +8,8 @@ import Synchronization
 /// connection. Other threads and tasks hand it work through a locked queue and a wake-up pipe; results come
 /// back through continuations. When the broker goes away the thread fails every call in flight at once
 /// (`MessagingError.connectionLost`), refuses new ones (`.unavailable`) and reconnects by itself with backoff,
-/// declaring its topology and consumers again.
+/// declaring its topology and consumers again. Given several broker nodes (`AMQPURL.nodes`), it reconnects to the
+/// next one, so the loss of one node of a cluster costs a connection nothing but the reconnect.
 public final class AMQPConnection: Sendable {
     public struct Consumer: Sendable {
         public var queue: String
@@ -90,7 +91,7 @@ public final class AMQPConnection: Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let url: AMQPURL
+    private let nodes: [AMQPURL]
     private let options: Options
     /// The consumers whose deliveries wait for an ack (the others are settled by the broker as it sends them).
     private let acknowledgedConsumerTags: Set<String>
@@ -100,7 +101,7 @@ public final class AMQPConnection: Sendable {
     private let batchesReceived = Atomic<Int>(0)
 
     public init(url: AMQPURL, options: Options, logger: Logger) {
-        self.url = url
+        nodes = url.nodes
         self.options = options
         acknowledgedConsumerTags = Set(options.consumers.indices.filter { !options.consumers[$0].autoAck }
             .map { Self.consumerTag(options.name, $0) })
@@ -155,12 +156,15 @@ public final class AMQPConnection: Sendable {
     /// `.unavailable` at once while disconnected, and with `.connectionLost` if the connection drops meanwhile.
     public func call(_ message: OutgoingMessage, timeout: Duration) async throws -> Delivery {
         precondition(options.receivesReplies, "call needs Options.receivesReplies")
-        let milliseconds = Int(timeout.totalMilliseconds.rounded(.up))
+        // A call made while handling a command waits no longer than that command's own caller.
+        let bounded = Deadline.current.map { min(timeout, $0.remaining) } ?? timeout
+        let milliseconds = max(1, Int(bounded.totalMilliseconds.rounded(.up)))
         var request = message
         let correlationId = RandomUUID.string()
         request.correlationId = correlationId
         request.replyTo = Self.directReplyQueue
         request.expirationMilliseconds = milliseconds
+        request.headers.merge(CommandDeadline.headers(timeoutMilliseconds: milliseconds)) { _, deadline in deadline }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
         return try await withCheckedThrowingContinuation { continuation in
             let outcome = state.withLock { state -> Enqueued in
@@ -231,6 +235,7 @@ public final class AMQPConnection: Sendable {
         var unsettled = UnsettledDeliveries()
         var generation = 0
         var backoff = 0.1
+        var rotation = BrokerNodeRotation(count: nodes.count)
         var lastSweep = DispatchTime.now().uptimeNanoseconds
         while true {
             if state.withLock({ $0.stopping }) {
@@ -242,19 +247,24 @@ public final class AMQPConnection: Sendable {
             }
             guard let current = session else {
                 generation += 1
+                let node = nodes[rotation.current]
                 do {
-                    session = try connect(generation: generation)
+                    session = try connect(generation: generation, node: node)
                     unsettled.reset()
                     backoff = 0.1
+                    rotation.connected()
                     state.withLock { $0.connected = true }
-                    logger.info("connected to the message broker", ["amqp.url": url.description])
+                    logger.info("connected to the message broker", ["amqp.url": node.description])
                 } catch {
-                    if generation == 1 || backoff >= 2 {
-                        logger.warning("cannot reach the message broker; retrying", ["error": "\(error)"])
+                    if generation == 1 || backoff >= 2 || nodes.count > 1 {
+                        logger.warning("cannot reach the message broker; retrying",
+                                       ["amqp.url": node.description, "error": "\(error)"])
                     }
                     failQueuedWhileDisconnected()
-                    sleepInterruptibly(seconds: backoff)
-                    backoff = min(backoff * 2, 2)
+                    if rotation.connectFailed() {
+                        sleepInterruptibly(seconds: backoff)
+                        backoff = min(backoff * 2, 2)
+                    }
                 }
                 continue
             }
@@ -265,6 +275,7 @@ public final class AMQPConnection: Sendable {
                 logger.warning("lost the connection to the message broker; reconnecting", ["error": "\(error)"])
                 current.abandon()
                 session = nil
+                rotation.connectionLost()
                 connectionEnded(reason: .connectionLost, confirms: &confirms)
             }
             let now = DispatchTime.now().uptimeNanoseconds
@@ -275,8 +286,8 @@ public final class AMQPConnection: Sendable {
         }
     }
 
-    private func connect(generation: Int) throws -> AMQPSession {
-        let session = try AMQPSession(url: url, generation: generation)
+    private func connect(generation: Int, node: AMQPURL) throws -> AMQPSession {
+        let session = try AMQPSession(url: node, generation: generation)
         try session.declare(options.topology)
         if !options.consumers.isEmpty { try session.setPrefetch(options.prefetch) }
         if options.receivesReplies {

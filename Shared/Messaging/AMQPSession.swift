@@ -17,7 +17,7 @@ final class AMQPSession {
         let description: String
     }
 
-    private let connection: amqp_connection_state_t
+    let connection: amqp_connection_state_t
     let generation: Int
     private var open = true
 
@@ -230,7 +230,7 @@ final class AMQPSession {
         amqp_destroy_connection(connection)
     }
 
-    private func check(_ reply: amqp_rpc_reply_t, _ what: String) throws(Failure) {
+    func check(_ reply: amqp_rpc_reply_t, _ what: String) throws(Failure) {
         switch reply.reply_type {
         case AMQP_RESPONSE_NORMAL:
             return

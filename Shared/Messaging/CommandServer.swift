@@ -86,14 +86,26 @@ public final class CommandServer: Sendable {
             return
         }
         let started = ContinuousClock.now
+        let deadline = CommandDeadline.forHandling(delivery.headers)
         do {
-            let answer = try await route(delivery, log)
+            if let deadline, deadline.hasPassed { throw DeadlineExceeded("the command") }
+            let answer = try await Deadline.$current.withValue(deadline) { try await route(delivery, log) }
             reply(to: delivery, body: answer.body, headers: answer.headers)
             connection.ack(delivery)
             log.debug("handled", ["duration_ms": started.millisecondsElapsedText])
+        } catch let error as DeadlineExceeded {
+            // Its caller has stopped waiting (or is about to): running it again would only hold resources.
+            log.warning("stopped at the caller's deadline", ["error": "\(error)",
+                                                             "duration_ms": started.millisecondsElapsedText])
+            reply(to: delivery, body: failure(Self.timedOut(error)))
+            connection.ack(delivery)
         } catch {
             await retryOrDeadLetter(delivery, error: error, log: log)
         }
+    }
+
+    static func timedOut(_ error: DeadlineExceeded) -> ParseError {
+        ParseError(.timeout, "Request timed out: \(error.description).")
     }
 
     private func retryOrDeadLetter(_ delivery: Delivery, error: any Error, log: Logger) async {

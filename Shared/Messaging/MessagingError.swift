@@ -21,6 +21,14 @@ public enum MessagingError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// What the client of a write sees: a service stops a write before its caller's deadline, but an answer
+    /// delayed on its way back can still arrive after it, so a timed-out write may have been applied.
+    public var parseErrorForWrite: ParseError {
+        guard case .timeout(let queue, let ms) = self else { return parseError }
+        return ParseError(.timeout, "Request timed out: the \(queue) service did not answer within \(ms) ms. "
+                          + "The write may have been applied; read it back before sending it again.")
+    }
+
     /// What the client of the gateway sees.
     public var parseError: ParseError {
         switch self {

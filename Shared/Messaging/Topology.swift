@@ -25,15 +25,20 @@ public struct Topology: Sendable {
         exchanges.append(Exchange(name: name, type: "topic"))
     }
 
-    /// A service's durable command queue and the queue its failed commands are dead-lettered to.
+    /// A service's durable command queue and the queue its failed commands are dead-lettered to. Both are quorum
+    /// queues: replicated to a majority of a cluster's nodes, so losing one node loses no queued command.
     public mutating func addCommandQueue(_ name: String) {
         let deadLetters = Self.deadLetterQueue(of: name)
-        queues.append(Queue(name: deadLetters, arguments: [:]))
-        queues.append(Queue(name: name, arguments: [
+        queues.append(Queue(name: deadLetters, arguments: Self.quorumQueue))
+        queues.append(Queue(name: name, arguments: Self.quorumQueue.merging([
             "x-dead-letter-exchange": "",
             "x-dead-letter-routing-key": deadLetters,
-        ]))
+        ]) { $1 }))
     }
+
+    /// The arguments of every shared durable queue. Queues of one process (reply queues, a gateway's private event
+    /// queue) stay classic: they live and die with their connection, so there is nothing to replicate.
+    public static let quorumQueue = ["x-queue-type": "quorum"]
 
     /// A queue of one process's own for the events it listens to (a gateway's `session.revoked`, for instance):
     /// not durable, exclusive and auto-deleted, so it disappears with the connection that declared it.

@@ -2,23 +2,106 @@ import Foundation
 
 /// Parse dates on the wire: UTC, exactly three fractional digits, literal `Z` (`2026-11-30T14:02:51.492Z`).
 /// The Swift SDK refuses any other form.
+///
+/// Both directions use the proleptic Gregorian calendar, as PostgreSQL and JavaScript do. Foundation's ISO 8601
+/// parser switches to the Julian calendar before 1582-10-15, which moved such dates by days on their way in.
 public enum ParseDate {
+    /// The dates PostgreSQL stores in ISO form and JavaScript prints with four-digit years: 0001-01-01 to
+    /// 9999-12-31.
+    public static let years: ClosedRange<Int64> = 1...9999
+
     public static func string(from date: Date) -> String {
         // Nearest millisecond: a parsed date can sit a hair below its written value.
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        // Floor division, so dates before 1970 get a positive fraction.
-        let (quotient, remainder) = millis.quotientAndRemainder(dividingBy: 1000)
-        var seconds = time_t(remainder < 0 ? quotient - 1 : quotient)
-        let fraction = Int(remainder < 0 ? remainder + 1000 : remainder)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                      Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), fraction)
+        let (seconds, fraction) = CivilCalendar.floorDivide(millis, 1000)
+        let (days, secondOfDay) = CivilCalendar.floorDivide(seconds, 86_400)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
+        return String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ", year, month, day,
+                      secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, fraction)
     }
 
+    /// Reads ISO 8601 as parse-server takes it from clients: `YYYY-MM-DDTHH:MM:SS`, optional fraction (cut to
+    /// milliseconds, as a JavaScript `Date` keeps them), `Z` or a `+HH:MM`/`+HHMM`/`+HH` offset (none: UTC).
+    /// Nil for anything else, an impossible day (February 30th) or a year outside `years`.
     public static func date(from text: String) -> Date? {
-        let strategy = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return try? strategy.parse(text)
+        guard let millis = milliseconds(from: text) else { return nil }
+        return Date(timeIntervalSince1970: Double(millis) / 1000)
+    }
+
+    /// Milliseconds since 1970 for `text`, exact: no floating point on the way.
+    public static func milliseconds(from text: String) -> Int64? {
+        var scanner = ASCIIScanner(text)
+        guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),
+              scanner.skip("-"), let day = scanner.number(digits: 2), scanner.skip("T"),
+              let hour = scanner.number(digits: 2), scanner.skip(":"), let minute = scanner.number(digits: 2),
+              scanner.skip(":"), let second = scanner.number(digits: 2)
+        else { return nil }
+        var millis: Int64 = 0
+        if scanner.skip(".") {
+            var digits = 0
+            while let digit = scanner.digit() {
+                if digits < 3 { millis = millis * 10 + digit }
+                digits += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in min(digits, 3)..<3 { millis *= 10 }
+        }
+        var offsetMinutes: Int64 = 0
+        if !scanner.skip("Z") {
+            if let sign = scanner.sign() {
+                guard let hours = scanner.number(digits: 2), hours < 24 else { return nil }
+                var minutes: Int64 = 0
+                if scanner.skip(":") || !scanner.isAtEnd {
+                    guard let value = scanner.number(digits: 2), value < 60 else { return nil }
+                    minutes = value
+                }
+                offsetMinutes = sign * (hours * 60 + minutes)
+            }
+        }
+        guard scanner.isAtEnd, years.contains(year), (1...12).contains(month),
+              (1...CivilCalendar.daysIn(month: month, year: year)).contains(day), minute < 60, second < 60,
+              hour < 24 || hour == 24 && minute == 0 && second == 0 && millis == 0
+        else { return nil }
+        let days = CivilCalendar.days(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        return seconds * 1000 + millis
+    }
+}
+
+/// A cursor over the bytes of an ASCII text.
+private struct ASCIIScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func digit() -> Int64? {
+        guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+        defer { index += 1 }
+        return Int64(bytes[index] - UInt8(ascii: "0"))
+    }
+
+    /// Exactly `digits` digits.
+    mutating func number(digits: Int) -> Int64? {
+        var value: Int64 = 0
+        for _ in 0..<digits {
+            guard let digit = digit() else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func sign() -> Int64? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
     }
 }

@@ -4,7 +4,7 @@ import ParseWire
 public struct FieldType: Sendable, Hashable {
     public enum Kind: String, Sendable, CaseIterable {
         case string = "String", number = "Number", boolean = "Boolean", date = "Date", object = "Object"
-        case array = "Array", pointer = "Pointer", file = "File", geoPoint = "GeoPoint", bytes = "Bytes"
+        case array = "Array", pointer = "Pointer", file = "File", geoPoint = "GeoPoint", polygon = "Polygon", bytes = "Bytes"
         case relation = "Relation", acl = "ACL"
     }
 
@@ -31,6 +31,7 @@ public struct FieldType: Sendable, Hashable {
         case .date: "timestamptz"
         case .object, .array, .bytes: "jsonb"
         case .geoPoint: "point"
+        case .polygon: "polygon"
         case .relation, .acl: nil
         }
     }
@@ -67,6 +68,7 @@ public struct FieldType: Sendable, Hashable {
         case "Date": return FieldType(.date)
         case "File": return FieldType(.file)
         case "GeoPoint": return FieldType(.geoPoint)
+        case "Polygon": return FieldType(.polygon)
         case "Bytes": return FieldType(.bytes)
         case "Pointer", "Relation":
             guard let className = fields["className"]?.stringValue, Names.isValidClassName(className)

@@ -13,13 +13,18 @@ public struct QueryColumn: Sendable {
     /// reads as SQL NULL, comparisons hold only between values of the same JSON type, and an array matches
     /// equality with any of its elements, as parse-server's typed columns do.
     public var isSchemaless: Bool
+    /// For a Relation field: the join table (`"owningId"`, `"relatedId"`) whose owners `sql` (the row's objectId)
+    /// is looked up in.
+    public var relationTable: String?
 
-    public init(sql: String, type: FieldType, isNested: Bool = false, exists: Bool = true, isSchemaless: Bool = false) {
+    public init(sql: String, type: FieldType, isNested: Bool = false, exists: Bool = true, isSchemaless: Bool = false,
+                relationTable: String? = nil) {
         self.sql = sql
         self.type = type
         self.isNested = isNested
         self.exists = exists
         self.isSchemaless = isSchemaless
+        self.relationTable = relationTable
     }
 
     /// A custom field kept in a `jsonb` document column (`t0.fields -> 'name'`); `key` is the bound name.

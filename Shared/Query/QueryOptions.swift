@@ -112,7 +112,8 @@ public struct QueryOptions: Sendable {
     public func project(_ object: [String: JSONValue]) -> [String: JSONValue] {
         var object = object
         if let keys {
-            let kept = Set(keys.map { String($0.split(separator: ".").first ?? "") }).union(Self.alwaysKept)
+            // `$score` asks for the `$text` score, answered as `score`.
+            let kept = Set(keys.map { $0 == "$score" ? "score" : String($0.split(separator: ".").first ?? "") }).union(Self.alwaysKept)
             object = object.filter { kept.contains($0.key) }
         }
         for key in excludeKeys where !Self.alwaysKept.contains(key) {

@@ -42,6 +42,9 @@ public enum ValueStorage {
                 throw ParseError(.incorrectType, "GeoPoint longitude out of bounds: \(longitude).")
             }
             return "point(\(parameters.bind(longitude))::double precision, \(parameters.bind(latitude))::double precision)"
+        case .polygon:
+            guard value["__type"]?.stringValue == "Polygon" else { throw mismatch(type, value) }
+            return parameters.bind(try GeoValue.polygonText(value)) + "::polygon"
         case .relation, .acl:
             throw mismatch(type, value)
         }
@@ -58,19 +61,32 @@ public enum ValueStorage {
         return ParseError(.incorrectType, "schema mismatch; expected \(type.description) but got \(got)")
     }
 
+    /// Levels of arrays and objects a stored value may have. The events and replies that carry an object wrap it
+    /// in four more, and JSON coders stop at 512.
+    public static let maximumDepth = 508
+
     /// parse-server refuses `$` and `.` in the keys of stored objects: they would read as operators and paths.
-    public static func checkNestedKeys(_ value: JSONValue) throws(ParseError) {
+    /// Values nested deeper than `maximumDepth` are refused too.
+    public static func checkNestedKeys(_ value: JSONValue, depth: Int = 1) throws(ParseError) {
         switch value {
         case .object(let fields):
+            try checkDepth(depth)
             for (key, nested) in fields {
                 if key.contains("$") || key.contains(".") {
                     throw ParseError(.invalidNestedKey, "Nested keys should not contain the '$' or '.' characters")
                 }
-                try checkNestedKeys(nested)
+                try checkNestedKeys(nested, depth: depth + 1)
             }
         case .array(let items):
-            for item in items { try checkNestedKeys(item) }
+            try checkDepth(depth)
+            for item in items { try checkNestedKeys(item, depth: depth + 1) }
         default: break
+        }
+    }
+
+    private static func checkDepth(_ depth: Int) throws(ParseError) {
+        guard depth <= maximumDepth else {
+            throw ParseError(.invalidJSON, "Invalid JSON: values may be nested at most \(maximumDepth) levels deep.")
         }
     }
 }

@@ -3,12 +3,17 @@ import Storage
 
 /// The operators of one field's constraint (`{"$gt":1,"$lt":5}`) and the SQL of each.
 extension WhereTranslator {
-    func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping) async throws -> String {
+    func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping, field: String) async throws -> String {
+        if let table = column.relationTable { return try relation(value, column, table: table) }
         guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
             return try equality(value, column)
         }
         var parts: [String] = []
         for (op, operand) in fields.sorted(by: { $0.key < $1.key }) {
+            if op == "$relativeTime" { throw ParseError(.invalidJSON, "bad constraint: $relativeTime") }
+            if operand["$relativeTime"] != nil && !["$lt", "$lte", "$gt", "$gte"].contains(op) {
+                throw ParseError(.invalidJSON, "$relativeTime can only be used with the $lt, $lte, $gt, and $gte operators")
+            }
             switch op {
             case "$eq": parts.append(try equality(operand, column))
             case "$ne": parts.append("NOT COALESCE(" + (try equality(operand, column)) + ", FALSE)")
@@ -29,9 +34,11 @@ extension WhereTranslator {
             case "$select", "$dontSelect", "$inQuery", "$notInQuery":
                 let condition = try await mapping.subquery(op, operand, column, translator: self)
                 parts.append(op == "$select" || op == "$inQuery" ? condition : "NOT COALESCE(\(condition), FALSE)")
-            case "$nearSphere", "$within", "$geoWithin", "$geoIntersects", "$text", "$maxDistance",
-                 "$maxDistanceInRadians", "$maxDistanceInMiles", "$maxDistanceInKilometers", "$relativeTime":
-                throw ParseError(.invalidQuery, "The query operator \(op) is not supported by this server.")
+            case _ where Self.geoOperators.contains(op):
+                parts.append(try geo(op, operand, fields, column))
+            case _ where Self.distanceLimits[op] != nil:
+                guard fields["$nearSphere"] != nil else { throw ParseError(.invalidQuery, "\(op) needs $nearSphere.") }
+            case "$text": parts.append(try text(operand, column, field: field))
             default:
                 throw ParseError(.invalidQuery, "Unsupported query operator: \(op)")
             }
@@ -41,8 +48,8 @@ extension WhereTranslator {
 
     /// The SQL value to compare a column with.
     private func operand(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
-        if column.type.kind == .geoPoint {
-            throw ParseError(.invalidQuery, "GeoPoint fields can only be queried with $exists on this server.")
+        if column.type.kind == .geoPoint || column.type.kind == .polygon {
+            throw ParseError(.invalidQuery, "\(column.type.kind.rawValue) fields can only be queried with equality, $exists and the geo operators.")
         }
         if column.isNested || [.object, .array, .bytes].contains(column.type.kind) {
             return bind(value.compactText) + "::jsonb"
@@ -58,6 +65,10 @@ extension WhereTranslator {
 
     private func equality(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
         if value.isNull { return "\(column.sql) IS NULL" }
+        if !column.isNested && [.geoPoint, .polygon].contains(column.type.kind) {
+            // PostgreSQL's "same as" (`~=`): geometric types have no `=`.
+            return "\(column.sql) ~= \(try ValueStorage.sql(value, column.type, &parameters))"
+        }
         if column.isSchemaless && value.arrayValue == nil {
             // An array holding the value matches too, as with typed Array columns.
             let wanted = try operand(value, column)
@@ -71,11 +82,16 @@ extension WhereTranslator {
     }
 
     private func comparison(_ op: String, _ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
-        if value.objectValue?["$relativeTime"] != nil {
-            throw ParseError(.invalidQuery, "The query operator $relativeTime is not supported by this server.")
+        let sqlOp = ["$lt": "<", "$lte": "<=", "$gt": ">", "$gte": ">="][op]!
+        if let relative = value.objectValue?["$relativeTime"] {
+            guard column.type.kind == .date && !column.isNested || !column.exists else {
+                throw ParseError(.invalidJSON, "$relativeTime can only be used with Date field")
+            }
+            let date = try RelativeTime.date(operand: relative, op: op)
+            guard column.exists else { return "FALSE" }
+            return "\(column.sql) \(sqlOp) \(bind(date))::timestamptz"
         }
         guard !value.isNull else { throw ParseError(.invalidQuery, "\(op) needs a value.") }
-        let sqlOp = ["$lt": "<", "$lte": "<=", "$gt": ">", "$gte": ">="][op]!
         let bound = try operand(value, column)
         if column.isSchemaless {
             // jsonb orders across types (a boolean is greater than any number); Parse compares like with like.
@@ -86,13 +102,16 @@ extension WhereTranslator {
 
     private func membership(_ value: JSONValue, _ column: QueryColumn, name: String) throws(ParseError) -> String {
         guard let items = value.arrayValue else { throw ParseError(.invalidJSON, "bad \(name) value") }
-        if items.isEmpty { return "FALSE" }
+        // Still names the column: a path or key it binds must appear in the statement for its type to be known.
+        if items.isEmpty { return "(\(column.sql) IS NULL AND FALSE)" }
         if column.isSchemaless {
             let values = items.filter { !$0.isNull }
             var parts: [String] = []
             if !values.isEmpty {
                 let list = bind(JSONValue.array(values).compactText)
-                parts.append("EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) = wanted.value OR (jsonb_typeof(\(column.sql)) = 'array' AND \(column.sql) @> jsonb_build_array(wanted.value)))")
+                // `IN` an uncorrelated list is hashed once per statement; a long list is then not walked per row.
+                parts.append("\(column.sql) IN (SELECT wanted.value FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value))")
+                parts.append("(jsonb_typeof(\(column.sql)) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) @> jsonb_build_array(wanted.value)))")
             }
             if values.count < items.count { parts.append("\(column.sql) IS NULL") }
             return "(" + parts.joined(separator: " OR ") + ")"
@@ -101,50 +120,39 @@ extension WhereTranslator {
             let list = bind(JSONValue.array(items).compactText)
             return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(list)::jsonb) AS wanted(value) WHERE \(column.sql) @> jsonb_build_array(wanted.value))"
         }
-        var values: [String] = []
+        // One array parameter for the whole list: a statement takes at most 65,535 parameters, and a list of
+        // any length is then one statement text to prepare.
+        let outer = parameters
+        parameters = SQLParameters()
         var allowsNull = false
-        for item in items {
-            if item.isNull { allowsNull = true } else { values.append(try operand(item, column)) }
+        do {
+            for item in items where !item.isNull { _ = try operand(item, column) }
+            allowsNull = items.contains(where: \.isNull)
+        } catch {
+            parameters = outer
+            throw error
         }
+        let values = parameters.values.map { $0?.postgresText ?? "" }
+        parameters = outer
         var parts: [String] = []
-        if !values.isEmpty { parts.append("\(column.sql) IN (\(values.joined(separator: ", ")))") }
+        if !values.isEmpty {
+            let list = parameters.bind(SQLParameters.arrayLiteral(values)) + "::\(column.type.columnType ?? "text")[]"
+            parts.append("\(column.sql) = ANY(\(list))")
+        }
         if allowsNull { parts.append("\(column.sql) IS NULL") }
         return "(" + parts.joined(separator: " OR ") + ")"
     }
 
     private func all(_ value: JSONValue, _ column: QueryColumn) throws(ParseError) -> String {
         guard let items = value.arrayValue else { throw ParseError(.invalidJSON, "bad $all value") }
-        if items.contains(where: { $0["$regex"] != nil }) {
-            throw ParseError(.invalidQuery, "$all with $regex values is not supported by this server.")
-        }
         try requireArray(column, "$all")
+        if items.contains(where: { $0["$regex"] != nil }) { return try allMatching(items, column) }
         return "\(column.sql) @> \(bind(JSONValue.array(items).compactText))::jsonb"
     }
 
-    private func requireArray(_ column: QueryColumn, _ op: String) throws(ParseError) {
+    func requireArray(_ column: QueryColumn, _ op: String) throws(ParseError) {
         guard column.type.kind == .array || column.isNested || !column.exists else {
             throw ParseError(.invalidQuery, "\(op) applies to Array fields only.")
         }
-    }
-
-    private func regex(_ value: JSONValue, options: JSONValue?, _ column: QueryColumn) throws(ParseError) -> String {
-        guard let pattern = value.stringValue else { throw ParseError(.invalidQuery, "bad $regex value") }
-        let flags = options?.stringValue ?? ""
-        guard options == nil || options?.stringValue != nil, flags.allSatisfy({ "imxs".contains($0) }) else {
-            throw ParseError(.invalidQuery, "Bad $options value for query: \(options?.stringValue ?? options?.compactText ?? "")")
-        }
-        guard column.type.kind == .string || column.isSchemaless || !column.exists else {
-            throw ParseError(.invalidQuery, "$regex applies to String fields only.")
-        }
-        // PostgreSQL's embedded options: `w` makes ^ and $ match at line breaks (Mongo's `m`), `x` is the same.
-        var embedded = ""
-        if flags.contains("m") { embedded += "w" }
-        if flags.contains("x") { embedded += "x" }
-        let full = embedded.isEmpty ? pattern : "(?\(embedded))" + pattern
-        let matches = flags.contains("i") ? "~*" : "~"
-        if column.isSchemaless {
-            return "(jsonb_typeof(\(column.sql)) = 'string' AND (\(column.sql) #>> '{}') \(matches) \(bind(full)))"
-        }
-        return "\(column.sql) \(matches) \(bind(full))"
     }
 }

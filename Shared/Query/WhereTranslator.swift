@@ -10,6 +10,12 @@ public final class WhereTranslator {
     private var aliasCount = 0
     /// Top-level fields the query filters on, so they can be indexed.
     public private(set) var filteredFields: [String] = []
+    /// `ORDER BY` terms the query asks for by itself (`$nearSphere` sorts by distance), used when `order` is absent.
+    public internal(set) var distanceOrder: [String] = []
+    /// The fields `$text` searches, with their language, so they can be indexed.
+    public internal(set) var textSearches: [(field: String, language: String)] = []
+    /// The score of the first `$text` search, for `order=$score` and `keys=$score`.
+    public internal(set) var textScore: String?
 
     public init() {}
 
@@ -34,10 +40,11 @@ public final class WhereTranslator {
             case "ACL":
                 throw ParseError(.invalidQuery, "Cannot query on ACL.")
             default:
-                if key.hasPrefix("$") { throw ParseError(.invalidQuery, "Unsupported query operator: \(key)") }
+                // As parse-server's query validation: only the operators above may start with `$`.
+                if key.hasPrefix("$") { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
                 let column = try column(key, mapping, alias: alias, sample: value)
                 if topLevel && !key.contains(".") { filteredFields.append(key) }
-                parts.append(try await constraint(value, column, mapping))
+                parts.append(try await constraint(value, column, mapping, field: key))
             }
         }
         return parts.isEmpty ? "TRUE" : parts.joined(separator: " AND ")

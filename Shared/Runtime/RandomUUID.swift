@@ -1,6 +1,6 @@
 /// Random (version 4) UUIDs as lowercase text, from the system's generator through `RandomPool`. Foundation's
 /// `UUID()` on Linux opens and reads `/dev/urandom` for every one: with a request id and a correlation id per
-/// request, that file open was about 6% of the gateway's CPU.
+/// request, that file open showed up in the gateway's profile.
 public enum RandomUUID {
     public static func string() -> String {
         var bytes = RandomPool.bytes(16)

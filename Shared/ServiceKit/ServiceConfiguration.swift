@@ -16,6 +16,10 @@ public struct ServiceConfiguration: Sendable {
     /// How long published outbox rows are kept before the relay deletes them (`PARSE_OUTBOX_RETENTION_MINUTES`);
     /// zero: deleted as soon as the broker confirmed them.
     public var outboxRetention: Duration
+    /// PostgreSQL's `statement_timeout` for the service's sessions (`PARSE_DATABASE_STATEMENT_TIMEOUT_MS`; 0: none):
+    /// the bound of statements that run outside a request (background jobs), and a second one for those a
+    /// request's deadline cancels. Migrations are not bound by it.
+    public var statementTimeoutMilliseconds: Int
 
     /// `defaultPrefetch`: the service's own default for `PARSE_AMQP_PREFETCH` (votes batches what it holds at once,
     /// so it wants more commands in hand than the others); `defaultOutboxRetentionMinutes` likewise for
@@ -39,6 +43,9 @@ public struct ServiceConfiguration: Sendable {
             prefetch: try env.int("PARSE_AMQP_PREFETCH", default: defaultPrefetch, in: 1...10_000),
             maxDeliveryAttempts: try env.int("PARSE_MAX_DELIVERY_ATTEMPTS", default: 5, in: 1...100),
             outboxRetention: .seconds(60 * (try env.int("PARSE_OUTBOX_RETENTION_MINUTES", default: defaultOutboxRetentionMinutes,
-                                                    in: 0...525_600))))
+                                                    in: 0...525_600))),
+            statementTimeoutMilliseconds: try env.int(
+                "PARSE_DATABASE_STATEMENT_TIMEOUT_MS",
+                default: try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 1...600_000), in: 0...3_600_000))
     }
 }

@@ -39,7 +39,7 @@ public enum ServiceHost {
         try await waitForDatabase(configuration, logger: logger)
         let pool = PostgresPool(configuration: PostgresConfiguration(url: configuration.databaseURL,
                                                                      poolSize: configuration.databasePoolSize,
-                                                                     settings: definition.databaseSettings),
+                                                                     settings: databaseSettings(definition, configuration)),
                                 logger: logger)
         let applied = try await Migrator.migrate(definition.migrations, on: pool, logger: logger)
         logger.info("database ready", ["migrations.applied": applied.map(String.init).joined(separator: ",")])
@@ -78,6 +78,15 @@ public enum ServiceHost {
         await publisher.stop()
         await pool.close()
         logger.info("stopped")
+    }
+
+    /// The service's own session settings, with the statement timeout unless the service sets one itself.
+    static func databaseSettings(_ definition: ServiceDefinition, _ configuration: ServiceConfiguration) -> [String: String] {
+        var settings = definition.databaseSettings
+        if settings["statement_timeout"] == nil {
+            settings["statement_timeout"] = String(configuration.statementTimeoutMilliseconds)
+        }
+        return settings
     }
 
     /// At start-up PostgreSQL may still be starting (compose, a reboot): wait for it instead of crash-looping.

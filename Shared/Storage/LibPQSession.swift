@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLibPQ
 import Foundation
+import Runtime
 
 /// One libpq connection and the blocking calls made on it.
 ///
@@ -16,12 +17,15 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     private var needsReset = false
     /// Statements prepared on this server session; a new session (reconnect) starts with none.
     private var statements = PreparedStatements()
+    /// What `StatementWatchdog` cancels a late statement of this session with; renewed with the connection.
+    private var cancelHandle: OpaquePointer?
 
     init(parameters: ConnectionParameters) {
         self.parameters = parameters
     }
 
     deinit {
+        if let cancelHandle { PQfreeCancel(cancelHandle) }
         if let connection { PQfinish(connection) }
     }
 
@@ -48,6 +52,28 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         connection = candidate
         needsReset = false
         statements = PreparedStatements()
+        renewCancelHandle()
+    }
+
+    /// Runs `work` (statements of this session) so that it stops at `deadline`: the watchdog cancels what is still
+    /// running then. A statement cancelled, by the watchdog or by the server's `statement_timeout`, throws
+    /// `DeadlineExceeded`.
+    func run<T>(until deadline: Deadline?, _ work: () throws -> T) throws -> T {
+        var token: Int?
+        if let deadline, let cancelHandle {
+            token = StatementWatchdog.shared.begin(deadline: deadline, cancel: cancelHandle)
+        }
+        defer { if let token { StatementWatchdog.shared.end(token) } }
+        do {
+            return try work()
+        } catch let error as PostgresError where error.sqlState == PostgresError.queryCanceled {
+            throw DeadlineExceeded(deadline == nil ? "the statement (statement_timeout)" : "the statement")
+        }
+    }
+
+    private func renewCancelHandle() {
+        if let cancelHandle { PQfreeCancel(cancelHandle) }
+        cancelHandle = connection.flatMap { PQgetCancel($0) }
     }
 
     /// Makes the session usable after it sat idle: notices a connection the server has dropped
@@ -61,6 +87,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         guard needsReset || PQstatus(connection) != CONNECTION_OK else { return false }
         PQreset(connection)
         statements = PreparedStatements()
+        renewCancelHandle()
         guard PQstatus(connection) == CONNECTION_OK else {
             throw PostgresError.connectionFailure(Self.errorText(connection))
         }

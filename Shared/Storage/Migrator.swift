@@ -11,11 +11,15 @@ public enum Migrator {
     public static func migrate(_ migrations: [Migration], on pool: PostgresPool, logger: Logger) async throws -> [Int] {
         let ordered = try inVersionOrder(migrations)
         return try await pool.withConnection { connection in
+            // A migration (or waiting for another replica's) may take longer than the statement_timeout that
+            // bounds request work; the session's own setting comes back after.
+            _ = try await connection.query("SET statement_timeout = 0")
             // A session lock: it also goes away if this process dies mid-way.
             _ = try await connection.query("SELECT pg_advisory_lock($1::bigint)", [advisoryLockKey])
             do {
                 let applied = try await applyPending(ordered, on: connection, logger: logger)
                 _ = try await connection.query("SELECT pg_advisory_unlock($1::bigint)", [advisoryLockKey])
+                _ = try await connection.query("RESET statement_timeout")
                 return applied
             } catch {
                 if connection.isOpen {

@@ -1,3 +1,5 @@
+import Runtime
+
 extension PostgresConnection {
     /// BEGIN ... COMMIT around `body`; ROLLBACK when it throws (then rethrows).
     /// Throws 25P02 when COMMIT turned into a rollback because a statement inside failed
@@ -8,7 +10,7 @@ extension PostgresConnection {
         do {
             value = try await body(self)
         } catch {
-            if isOpen { _ = try? await query("ROLLBACK") }
+            await rollBack()
             throw error
         }
         let commit = try await query("COMMIT")
@@ -36,8 +38,16 @@ extension PostgresConnection {
             }
             return value
         } catch {
-            if isOpen { _ = try? await query("ROLLBACK") }
+            await rollBack()
             throw error
         }
+    }
+}
+
+extension PostgresConnection {
+    /// Undoing is never refused for a deadline (`Deadline.current`): it is what a late transaction needs.
+    func rollBack() async {
+        guard isOpen else { return }
+        _ = try? await Deadline.$current.withValue(nil) { try await query("ROLLBACK") }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Runtime
 import Synchronization
 
 /// One PostgreSQL session.
@@ -97,16 +98,21 @@ public final class PostgresConnection: Sendable {
         return (try? await onQueue(checked: false) { $0.rollbackOpenTransaction() }) ?? false
     }
 
+    /// Runs `work` on the connection's queue. `checked` work (statements) is bounded by the calling task's
+    /// `Deadline.current`: refused once it has passed, cancelled when it passes; housekeeping (close, rollback)
+    /// always runs.
     private func onQueue<T: Sendable>(checked: Bool = true,
                                       _ work: @escaping @Sendable (LibPQSession) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        let deadline = checked ? Deadline.current : nil
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
                 let result = Result {
+                    if let deadline, deadline.hasPassed { throw DeadlineExceeded("the statement") }
                     if checked, checkBeforeNextStatement.exchange(false, ordering: .acquiringAndReleasing),
                        try session.makeReady() {
                         reconnections.add(1, ordering: .releasing)
                     }
-                    return try work(session)
+                    return try session.run(until: deadline) { try work(session) }
                 }
                 openFlag.store(session.isConnected, ordering: .releasing)
                 transactionFlag.store(session.isInTransaction, ordering: .releasing)

@@ -46,6 +46,8 @@ extension PostgresError {
     static let uniqueViolation = "23505"
     static let duplicateDatabase = "42P04"
     static let inFailedTransaction = "25P02"
+    /// A statement cancelled (a cancel request, or `statement_timeout`).
+    static let queryCanceled = "57014"
 
     static func connectionFailure(_ message: String) -> PostgresError {
         PostgresError(sqlState: nil, message: message, connectionLost: true)

@@ -17,7 +17,13 @@ public actor PostgresPool {
     private var idle: [PostgresConnection] = []
     /// Connections open or being opened, idle or lent.
     private var openCount = 0
-    private var waiters: [CheckedContinuation<Lease, any Error>] = []
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<Lease, any Error>
+    }
+
+    private var waiters: [Waiter] = []
+    private var lastWaiterId = 0
     private var isClosed = false
 
     public init(configuration: PostgresConfiguration, logger: Logger) {
@@ -26,7 +32,7 @@ public actor PostgresPool {
     }
 
     /// Lends one connection for the closure; reconnects a broken one before lending it; waits (FIFO)
-    /// while all are busy. Throws `PostgresError` (`isConnectionFailure`) if the server cannot be reached.
+    /// while all are busy, at most until the task's `Deadline.current` (then throws `DeadlineExceeded`). Throws `PostgresError` (`isConnectionFailure`) if the server cannot be reached.
     /// A transaction the closure leaves open is rolled back when the connection comes back.
     public func withConnection<T: Sendable>(
         _ body: @Sendable (PostgresConnection) async throws -> T
@@ -63,7 +69,7 @@ public actor PostgresPool {
         isClosed = true
         let waiting = waiters
         waiters.removeAll()
-        for waiter in waiting { waiter.resume(throwing: PostgresError.poolClosed) }
+        for waiter in waiting { waiter.continuation.resume(throwing: PostgresError.poolClosed) }
         let closing = idle
         idle.removeAll()
         openCount -= closing.count
@@ -79,7 +85,14 @@ public actor PostgresPool {
             openCount += 1
             lease = .slot
         } else {
-            lease = try await withCheckedThrowingContinuation { waiters.append($0) }
+            let deadline = Deadline.current
+            if let deadline, deadline.hasPassed { throw DeadlineExceeded("waiting for a database connection") }
+            lastWaiterId += 1
+            let id = lastWaiterId
+            lease = try await withCheckedThrowingContinuation { continuation in
+                waiters.append(Waiter(id: id, continuation: continuation))
+                if let deadline { giveUp(id, at: deadline) }
+            }
         }
         switch lease {
         case .connection(let connection):
@@ -92,6 +105,20 @@ public actor PostgresPool {
         }
     }
 
+    /// A caller whose deadline passes while it waits stops waiting: its client has stopped waiting too, and the
+    /// callers behind it should not wait for work nobody wants any more.
+    private func giveUp(_ id: Int, at deadline: Deadline) {
+        Task {
+            try? await Task.sleep(for: deadline.remaining)
+            self.expire(id)
+        }
+    }
+
+    private func expire(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(throwing: DeadlineExceeded("waiting for a database connection"))
+    }
+
     private func openConnection() async throws -> PostgresConnection {
         do {
             return try await PostgresConnection.connect(
@@ -102,7 +129,7 @@ public actor PostgresPool {
             // A waiter queued behind this attempt may try in its turn instead of waiting for a release.
             if !waiters.isEmpty {
                 openCount += 1
-                waiters.removeFirst().resume(returning: .slot)
+                waiters.removeFirst().continuation.resume(returning: .slot)
             }
             throw error
         }
@@ -123,7 +150,7 @@ public actor PostgresPool {
         } else if waiters.isEmpty {
             idle.append(connection)
         } else {
-            waiters.removeFirst().resume(returning: .connection(connection))
+            waiters.removeFirst().continuation.resume(returning: .connection(connection))
         }
     }
 }

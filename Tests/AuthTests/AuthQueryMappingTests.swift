@@ -51,7 +51,7 @@ struct AuthQueryMappingTests {
     @Test func sessionsPointToTheirUser() async throws {
         let (sql, values) = try await translate(#"{"user":{"$in":[{"__type":"Pointer","className":"_User","objectId":"u1"}]}}"#,
                                                 SessionFieldMapping())
-        #expect(sql == "(t0.user_id IN ($1))")
-        #expect(values == ["u1"])
+        #expect(sql == "(t0.user_id = ANY($1::text[]))")
+        #expect(values == [#"{"u1"}"#])
     }
 }

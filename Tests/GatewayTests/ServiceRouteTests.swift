@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ServiceRouteTests {
     @Test(arguments: ["classes", "classes/Cat", "classes/Cat/QtjcqDbaAi", "classes/_Installation", "batch",
-                      "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat"])
+                      "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat", "serverInfo", "config",
+                      "installations", "installations/abc", "events/AppOpened", "push"])
     func dataRoutesGoToPosts(path: String) {
         #expect(ServiceRoute.owner(of: path) == .posts)
     }
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test(arguments: ["", "health", "functions/hello", "jobs", "Classes/Cat", "USERS", "/classes/Cat",
-                      "config", "classesCat"])
+                      "classesCat"])
     func unknownRoutesHaveNoOwner(path: String) {
         #expect(ServiceRoute.owner(of: path) == nil)
     }

@@ -143,6 +143,15 @@ final class RawHTTPClient {
         }
     }
 
+    /// Whether the server has closed the connection, without waiting for it: false while nothing has come.
+    func closedWithoutWaiting() -> Bool {
+        guard received.isEmpty else { return false }
+        var byte: UInt8 = 0
+        let count = recv(socketDescriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 { return true }
+        return count < 0 && (errno == ECONNRESET || errno == EPIPE)
+    }
+
     private func readHead() throws -> String {
         let terminator: [UInt8] = [13, 10, 13, 10]
         while true {

@@ -130,7 +130,7 @@ extension IntegrationSuite {
             let f = try await Self.fixture()
             let cases: [([String: Any], Int, String?)] = [
                 (["age": ["$foo": 1]], 102, "Unsupported query operator: $foo"),
-                (["$foo": [1]], 102, "Unsupported query operator: $foo"),
+                (["$foo": [1]], 105, "Invalid key name: $foo"),
                 (["age": ["$in": 20]], 107, "bad $in value"),
                 (["$or": ["age": 1]], 102, "Bad $or format - use an array value."),
                 (["ACL": ["*": ["read": true]]], 102, "Cannot query on ACL."),

@@ -47,8 +47,16 @@ extension IntegrationSuite {
             #expect(try await FilesAPI.get(sniffed.url).header("Content-Type") == "image/png")
             let byExtension = try await FilesAPI.store("data.json", Data("{}".utf8))
             #expect(try await FilesAPI.get(byExtension.url).header("Content-Type") == "application/json")
-            let byHeader = try await FilesAPI.store("clip.bin", Data([1, 2, 3]), contentType: "video/mp4")
+            let byHeader = try await FilesAPI.store("clip.unknownext", Data([1, 2, 3]), contentType: "video/mp4")
             #expect(try await FilesAPI.get(byHeader.url).header("Content-Type") == "video/mp4")
+        }
+
+        @Test func aDownloadHasTheTypeOfItsExtensionWhateverTheUploadSaid() async throws {
+            // The PHP SDK uploads `photo.png` with the type its caller gave; parse-server downloads it as a PNG.
+            let stored = try await FilesAPI.store("photo.png", Data("a fractal of rad design".utf8), contentType: "text/plain")
+            #expect(try await FilesAPI.get(stored.url).header("Content-Type") == "image/png")
+            let upper = try await FilesAPI.store("photo.PNG", Data("rad".utf8), contentType: "text/plain")
+            #expect(try await FilesAPI.get(upper.url).header("Content-Type") == "image/png")
         }
 
         @Test func aNameWithoutExtensionGetsOneFromTheContentType() async throws {

@@ -96,13 +96,13 @@ final class TableLock {
     private var released = false
 
     /// Returns once the lock is granted.
-    init(database: String, table: String) throws {
+    init(database: String, table: String, mode: String = "SHARE") throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [VotesAPI.psql, try VotesAPI.url(database), "-X", "-q", "-t", "-A"]
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        input.fileHandleForWriting.write(Data("BEGIN;\nLOCK TABLE \(table) IN SHARE MODE;\nSELECT 'locked';\n".utf8))
+        input.fileHandleForWriting.write(Data("BEGIN;\nLOCK TABLE \(table) IN \(mode) MODE;\nSELECT 'locked';\n".utf8))
         var seen = ""
         while !seen.contains("locked") {
             let data = output.fileHandleForReading.availableData

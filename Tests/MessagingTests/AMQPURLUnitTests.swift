@@ -52,4 +52,20 @@ import Testing
         #expect(!url.description.contains("s3cret"))
         #expect(try AMQPURL("amqp://broker").description == "amqp://guest@broker:5672/")
     }
+
+    @Test func aCommaSeparatedListNamesTheNodesOfACluster() throws {
+        let url = try AMQPURL("amqp://u:p@10.0.0.1:5672/parse, amqp://u:p@10.0.0.2:5673/parse,amqp://h3")
+        #expect(url.host == "10.0.0.1")
+        #expect(url.nodes.map(\.host) == ["10.0.0.1", "10.0.0.2", "h3"])
+        #expect(url.nodes.map(\.port) == [5672, 5673, 5672])
+        #expect(url.nodes.map(\.vhost) == ["parse", "parse", "/"])
+        #expect(url.nodes.allSatisfy { $0.otherNodes.isEmpty })
+        #expect(url.description == "amqp://u@10.0.0.1:5672/parse,amqp://u@10.0.0.2:5673/parse,amqp://guest@h3:5672/")
+        #expect(try AMQPURL("amqp://broker").nodes == [try AMQPURL("amqp://broker")])
+    }
+
+    @Test(arguments: [("amqp://a,http://b", "http://b"), ("amqp://a,", ""), (",amqp://a", "")])
+    func aBadNodeInTheListIsNamed(text: String, bad: String) {
+        #expect(throws: MessagingError.invalidURL(bad)) { try AMQPURL(text) }
+    }
 }

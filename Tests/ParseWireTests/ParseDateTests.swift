@@ -58,7 +58,10 @@ import Testing
         #expect(abs(parsed.timeIntervalSince(Self.known)) < 0.0005)
     }
 
-    @Test(arguments: ["", "not a date", "2026-13-01T00:00:00.000Z"])
+    @Test(arguments: ["", "not a date", "2026-13-01T00:00:00.000Z", "2026-02-29T00:00:00.000Z",
+                      "1900-02-29T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "2026-01-01T25:00:00.000Z",
+                      "2026-01-01T00:60:00.000Z", "2026-01-01T00:00:00.Z", "2026-01-01T00:00:00.000Zjunk",
+                      "+010000-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000+25:00"])
     func rejectsWhatIsNotADate(text: String) {
         #expect(ParseDate.date(from: text) == nil)
     }
@@ -68,5 +71,82 @@ import Testing
         #expect(ParseDate.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
         let parsed = try #require(ParseDate.date(from: "1960-05-01T10:20:30.250Z"))
         #expect(ParseDate.string(from: parsed) == "1960-05-01T10:20:30.250Z")
+    }
+
+    /// Dates before the Gregorian reform are proleptic Gregorian, as in PostgreSQL and JavaScript
+    /// (`Date.UTC(1500, 2, 1, 12)`): Foundation's ISO 8601 parser read them in the Julian calendar.
+    @Test(arguments: [
+        ("0001-01-01T00:00:00.000Z", Int64(-62_135_596_800_000)), ("1000-01-01T00:00:00.000Z", -30_610_224_000_000),
+        ("1500-03-01T12:00:00.000Z", -14_826_628_800_000), ("1582-10-04T00:00:00.000Z", -12_220_243_200_000),
+        ("1582-10-15T00:00:00.000Z", -12_219_292_800_000), ("9999-12-31T23:59:59.999Z", 253_402_300_799_999),
+    ])
+    func oldDatesAreProlepticGregorian(text: String, millis: Int64) throws {
+        #expect(ParseDate.milliseconds(from: text) == millis)
+        let date = try #require(ParseDate.date(from: text))
+        #expect(ParseDate.string(from: date) == text)
+    }
+
+    @Test func readsTheOtherFormsClientsSend() {
+        #expect(ParseDate.milliseconds(from: "2020-01-01T00:00:00Z") == 1_577_836_800_000)
+        #expect(ParseDate.milliseconds(from: "2020-01-01T00:00:00.1Z") == 1_577_836_800_100)
+        // Beyond milliseconds the digits are cut, as a JavaScript Date keeps them.
+        #expect(ParseDate.milliseconds(from: "2020-01-01T00:00:00.123999Z") == 1_577_836_800_123)
+        #expect(ParseDate.milliseconds(from: "2020-01-01T01:30:00.000+01:30") == 1_577_836_800_000)
+        #expect(ParseDate.milliseconds(from: "2020-01-01T01:00:00.000+0100") == 1_577_836_800_000)
+        #expect(ParseDate.milliseconds(from: "2019-12-31T23:00:00.000-01") == 1_577_836_800_000)
+        #expect(ParseDate.milliseconds(from: "2020-01-01T00:00:00.000") == 1_577_836_800_000)
+        #expect(ParseDate.milliseconds(from: "2019-12-31T24:00:00.000Z") == 1_577_836_800_000)
+    }
+
+    /// A deterministic generator, so a failure names a date that fails again.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Every millisecond of 0001-01-01 to 9999-12-31 that comes up, written and read back, is the same instant
+    /// and the same text; the text's fields say what a calendar says they are.
+    @Test func randomDatesOverTheWholeRangeRoundTrip() throws {
+        var random = SplitMix(state: 20_261_201)
+        let first = ParseDate.milliseconds(from: "0001-01-01T00:00:00.000Z")!
+        let last = ParseDate.milliseconds(from: "9999-12-31T23:59:59.999Z")!
+        for _ in 0..<20_000 {
+            let millis = Int64.random(in: first...last, using: &random)
+            let text = ParseDate.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+            #expect(ParseDate.milliseconds(from: text) == millis, "\(millis) -> \(text)")
+        }
+    }
+
+    /// Day by day across the reform and around the ends of the range: consecutive days are 86,400,000 ms
+    /// apart and print as consecutive calendar days.
+    @Test func consecutiveDaysAreOneDayApart() throws {
+        for start in ["0001-01-01", "1582-09-01", "1699-12-25", "1899-12-25", "9999-11-01"] {
+            var millis = try #require(ParseDate.milliseconds(from: start + "T00:00:00.000Z"))
+            var text = start
+            for _ in 0..<60 {
+                let next = ParseDate.string(from: Date(timeIntervalSince1970: Double(millis + 86_400_000) / 1000))
+                #expect(Self.dayAfter(text) == String(next.prefix(10)), "after \(text)")
+                millis += 86_400_000
+                text = String(next.prefix(10))
+            }
+        }
+    }
+
+    /// The calendar day after `YYYY-MM-DD`, counted with the Gregorian leap rule only.
+    static func dayAfter(_ text: String) -> String {
+        let parts = text.split(separator: "-").map { Int($0)! }
+        var (year, month, day) = (parts[0], parts[1], parts[2])
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        day += 1
+        if day > lengths[month - 1] { day = 1; month += 1 }
+        if month > 12 { month = 1; year += 1 }
+        return String(format: "%04d-%02d-%02d", year, month, day)
     }
 }

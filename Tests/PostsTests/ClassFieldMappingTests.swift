@@ -27,10 +27,15 @@ struct ClassFieldMappingTests {
         #expect(sql == #"(t0."meta" #> $1::text[]) = $2::jsonb AND t0."name" = $3"#)
     }
 
-    @Test func relationsAreQueriedWithRelatedToOnly() async throws {
-        await #expect(throws: ParseError(.invalidQuery, "Query a Relation field with $relatedTo.")) {
+    @Test func relationsAreQueriedByTheirMembersOrWithRelatedTo() async throws {
+        await #expect(throws: ParseError(.invalidQuery, "A Relation field is compared with Pointers only.")) {
             _ = try await WhereTranslator().translate(["friends": .string("x")], mapping(), alias: "t0")
         }
+        let pointer = JSONValue.object(["__type": .string("Pointer"), "className": .string("Cat"), "objectId": .string("c1")])
+        let translator = WhereTranslator()
+        let member = try await translator.translate(["friends": pointer], mapping(), alias: "t0")
+        #expect(member == #"t0."objectId" IN (SELECT "owningId" FROM classes."_Join:friends:Cat" WHERE "relatedId" = ANY($1::text[]))"#)
+        #expect(translator.parameters.values.first??.postgresText == #"{"c1"}"#)
         // A class that does not exist has no relation: nothing is related.
         let related = try await WhereTranslator().translate(
             ["$relatedTo": .object(["object": .object(["__type": .string("Pointer"), "className": .string("Dog"),

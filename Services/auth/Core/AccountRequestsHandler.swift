@@ -38,10 +38,19 @@ struct AccountRequestsHandler: Sendable {
         return AuthResponses.ok(user.json(showEmail: true, sessionToken: session.token))
     }
 
-    /// Every session here is revocable already; a token that names one is answered as parse-server answers a
-    /// token without a user.
+    /// `POST /upgradeToRevocableSession`: every session here is revocable already, so, as parse-server does for a
+    /// revocable token, the caller gets a new session (`createdWith.action` `upgrade`) and keeps the old one.
     func upgradeToRevocableSession(_ request: AuthRequest) async throws -> RESTResponse {
-        throw ParseError(.objectNotFound, "invalid session")
+        try request.requireWritable("create")
+        guard let userId = request.identity.userId else { throw ParseError(.objectNotFound, "invalid session") }
+        let sessions = self.sessions
+        let session = try await pool.transaction { connection in
+            try await sessions.create(userId: userId, action: "upgrade", authProvider: nil, on: connection)
+        }
+        return AuthResponses.ok([
+            "sessionToken": .string(session.token), "user": AuthResponses.pointer("_User", userId),
+            "createdWith": .object(["action": .string("upgrade")]), "expiresAt": AuthResponses.typedDate(session.expiresAt),
+        ])
     }
 
     private enum Code162 {

@@ -34,6 +34,12 @@ struct AuthRequest: Sendable {
         return object
     }
 
+    /// The `include` parameter, from the query string or, as the SDKs may send a GET, the body.
+    var include: String? {
+        let value = query["include"] ?? (try? body())?["include"]?.stringValue
+        return value.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    }
+
     /// Writes are refused to the read-only master key, as parse-server does.
     func requireWritable(_ operation: String) throws {
         if identity.isReadOnlyMaster && !identity.isMaster {

@@ -11,8 +11,10 @@ struct AuthRouter: Sendable {
     let sessions: SessionHandler
     let roles: RoleHandler
     let account: AccountRequestsHandler
+    let includes: PointerIncludes
 
-    init(pool: PostgresPool, settings: AuthSettings) {
+    init(pool: PostgresPool, settings: AuthSettings, includes: PointerIncludes) {
+        self.includes = includes
         let store = SessionStore(settings: settings)
         signup = SignupHandler(pool: pool, settings: settings, sessions: store)
         login = LoginHandler(pool: pool, settings: settings, sessions: store)
@@ -36,9 +38,9 @@ struct AuthRouter: Sendable {
         let method = request.method
         switch (segments.first ?? "", segments.count, method) {
         case ("users", 1, "POST"): return try await signup.handle(request)
-        case ("users", 1, "GET"): return try await users.find(request)
-        case ("users", 2, "GET") where segments[1] == "me": return try await users.me(request)
-        case ("users", 2, "GET"): return try await users.get(request, id: segments[1])
+        case ("users", 1, "GET"): return try await including(try await users.find(request), for: request)
+        case ("users", 2, "GET") where segments[1] == "me": return try await including(try await users.me(request), for: request)
+        case ("users", 2, "GET"): return try await including(try await users.get(request, id: segments[1]), for: request)
         case ("users", 2, "PUT"): return try await users.update(request, id: segments[1])
         case ("users", 2, "DELETE"): return try await users.delete(request, id: segments[1])
         case ("login", 1, "GET"), ("login", 1, "POST"): return try await login.login(request)
@@ -60,7 +62,22 @@ struct AuthRouter: Sendable {
         case ("loginAs", 1, "POST"): return try await account.loginAs(request)
         case ("upgradeToRevocableSession", 1, "POST"): return try await account.upgradeToRevocableSession(request)
         default:
-            throw ParseError(.commandUnavailable, "Cannot \(method) /\(request.segments.joined(separator: "/")): no such route.")
+            throw ParseError.noSuchRoute(method, "/\(request.segments.joined(separator: "/"))")
         }
+    }
+
+    /// A user answer (one user, or a query's `results`) with the request's `include` expanded.
+    private func including(_ response: RESTResponse, for request: AuthRequest) async throws -> RESTResponse {
+        guard response.status == 200, let include = request.include, var body = JSONValue.parse(response.body)?.objectValue else {
+            return response
+        }
+        if case .array(let results)? = body["results"] {
+            let objects = results.compactMap(\.objectValue)
+            guard objects.count == results.count else { return response }
+            body["results"] = .array(try await includes.expand(objects, include: include, for: request).map { .object($0) })
+        } else if let object = try await includes.expand([body], include: include, for: request).first {
+            body = object
+        }
+        return RESTResponse(status: response.status, headers: response.headers, body: JSONValue.object(body).compactText)
     }
 }

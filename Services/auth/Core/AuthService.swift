@@ -1,4 +1,5 @@
 import Contracts
+import Query
 import Runtime
 import ServiceKit
 import Storage
@@ -9,14 +10,22 @@ import Storage
 public enum AuthService {
     public static let definition = ServiceDefinition(
         name: .auth,
-        migrations: [OutboxMigration.migration, AuthMigrations.tables],
-        registerCommands: { router, pool, _, _ in
+        migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
+                     PasswordPolicyMigration.migration],
+        registerCommands: { router, pool, calls, _ in
             // Refusing to run with a misread lockout or session length is safer than guessing.
             let settings = try AuthSettings.fromEnvironment()
-            let routes = AuthRouter(pool: pool, settings: settings)
+            let routes = AuthRouter(pool: pool, settings: settings, includes: .posts(calls))
             let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
-            router.register(RESTRequest.type, RESTRequest.self) { command, _ in
-                try await routes.handle(AuthRequest(command))
+            router.register(RESTRequest.type, RESTRequest.self) { command, logger in
+                do {
+                    return try await routes.handle(AuthRequest(command))
+                } catch let error as PostgresError where !error.isConnectionFailure {
+                    // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
+                    guard let answer = error.queryError else { throw error }
+                    logger.info("request refused by PostgreSQL", ["error": "\(error)"])
+                    throw answer
+                }
             }
             router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
                 try await resolver.resolve(command)

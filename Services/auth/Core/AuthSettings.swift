@@ -13,6 +13,10 @@ struct AuthSettings: Sendable {
     var maxUsernameLength = 256
     /// bcrypt only reads the first 72 bytes; the cap stops a client from making the service hash megabytes.
     var maxPasswordLength = 1024
+    /// Which `authData` providers are accepted, and their options.
+    var providers = AuthProviders()
+    /// `PARSE_SERVER_PASSWORD_POLICY`: parse-server's `passwordPolicy`; nil when unset.
+    var passwordPolicy: PasswordPolicy?
 
     struct Lockout: Sendable, Equatable {
         var durationMinutes: Int
@@ -28,6 +32,8 @@ struct AuthSettings: Sendable {
         if let text = env.optional("PARSE_SERVER_ACCOUNT_LOCKOUT") {
             settings.lockout = try parseLockout(text)
         }
+        settings.providers = try AuthProviders.fromEnvironment(env)
+        if let text = env.optional("PARSE_SERVER_PASSWORD_POLICY") { settings.passwordPolicy = try PasswordPolicy.parse(text) }
         return settings
     }
 

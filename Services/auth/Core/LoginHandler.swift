@@ -12,6 +12,7 @@ struct LoginHandler: Sendable {
 
     func login(_ request: AuthRequest) async throws -> RESTResponse {
         let user = try await authenticate(request)
+        try await checkPasswordAge(user)
         let sessions = self.sessions
         let session = try await pool.transaction { connection in
             try await sessions.create(userId: user.id, action: "login", authProvider: "password", on: connection)
@@ -66,6 +67,18 @@ struct LoginHandler: Sendable {
                     ELSE locked_until END
             WHERE id = $1
             """, [user.id, lockout.threshold, lockout.durationMinutes])
+    }
+
+    /// parse-server's `maxPasswordAge` at login: a password older than that is refused; one set before expiry was
+    /// switched on starts its clock now.
+    private func checkPasswordAge(_ user: UserRecord) async throws {
+        guard let policy = settings.passwordPolicy, policy.maxPasswordAge != nil else { return }
+        guard let changedAt = user.passwordChangedAt else {
+            _ = try await pool.query("UPDATE users SET password_changed_at = now() WHERE id = $1 AND password_changed_at IS NULL",
+                                     [user.id])
+            return
+        }
+        if policy.hasExpired(changedAt: changedAt) { throw PasswordPolicy.expired }
     }
 
     /// A bcrypt hash of a random string, made once, checked when no user matches.

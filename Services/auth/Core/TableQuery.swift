@@ -28,6 +28,9 @@ struct TableQuery {
         let translator = WhereTranslator()
         var conditions = try restrict(translator)
         conditions.append(try await translator.translate(options.whereClause, mapping, alias: "t0"))
+        // The count has no ORDER BY, so it takes only the values bound so far (an order on a custom field binds
+        // its key).
+        let conditionValues = translator.parameters.values
         let order = try translator.orderTerms(options.order, mapping, alias: "t0") + ["t0.created_at", "t0.id"]
         let from = "FROM \(table) AS t0 WHERE \(conditions.joined(separator: " AND "))"
         let limit = min(options.limit ?? Self.defaultLimit, Self.maximumLimit)
@@ -39,7 +42,7 @@ struct TableQuery {
             }
             var count: Int?
             if options.count {
-                count = try await pool.query("SELECT count(*) AS total \(from)", translator.parameters.values).first?.int("total") ?? 0
+                count = try await pool.query("SELECT count(*) AS total \(from)", conditionValues).first?.int("total") ?? 0
             }
             return (rows, count)
         } catch let error as PostgresError {

@@ -10,6 +10,8 @@ struct UserChanges: Sendable {
     var password: String?
     var emailVerified: Bool?
     var acl: JSONValue?
+    /// Providers to link (or, with `null`, unlink); nil when the body has no `authData` or an empty one.
+    var authData: AuthData?
     var set: [String: JSONValue] = [:]
     var unset: [String] = []
 
@@ -24,7 +26,7 @@ struct UserChanges: Sendable {
             case "objectId":
                 throw ParseError(.invalidKeyName, "objectId is an invalid field name.")
             case "authData":
-                throw ParseError(.unsupportedService, "This authentication method is unsupported.")
+                authData = try AuthData.parse(value)
             case "username":
                 guard let text = value.stringValue, !text.isEmpty else {
                     throw ParseError(.usernameMissing, "bad or missing username")
@@ -70,7 +72,7 @@ struct UserChanges: Sendable {
                 set[key] = value
             }
         }
-        if creating {
+        if creating && authData == nil {
             guard username != nil else { throw ParseError(.usernameMissing, "bad or missing username") }
             guard password != nil else { throw ParseError(.passwordMissing, "password is required") }
         }

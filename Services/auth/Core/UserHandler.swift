@@ -60,14 +60,26 @@ struct UserHandler: Sendable {
         if let email = changes.email, email == user.email { changes.email = nil }
         try await users.checkUnique(username: changes.username, email: changes.email, exceptUserId: id)
         var passwordHash: String?
-        if let password = changes.password { passwordHash = try await PasswordHasher.hash(password) }
+        var passwordHistory: [String]?
+        if let password = changes.password {
+            passwordHistory = try await checkPolicy(password, of: user, newUsername: changes.username)
+            passwordHash = try await PasswordHasher.hash(password)
+        }
         if let acl = changes.acl, !groups.isMaster { changes.acl = ACLValidator.withOwnerAccess(acl, userId: id) }
+        var mergedAuthData: [String: JSONValue]?
+        if let authData = changes.authData {
+            mergedAuthData = try await checkLinks(authData, of: user, changes: changes, isMaster: groups.isMaster)
+        }
 
         let now = Date.nowMillis
         let sessions = self.sessions
         let finalChanges = changes
         let hash = passwordHash
         let renewsSession = passwordHash != nil && !groups.isMaster
+        let identities = UserIdentityStore(pool: pool)
+        let storedAuthData = mergedAuthData.map { $0.isEmpty ? nil : JSONValue.object($0).compactText }
+        let history = passwordHistory
+        let stampsPassword = settings.passwordPolicy?.maxPasswordAge != nil
         let newSession: SessionStore.NewSession?
         do {
             newSession = try await pool.transaction { connection in
@@ -77,8 +89,11 @@ struct UserHandler: Sendable {
                 if let email = finalChanges.email { assignments.append("email = \(sql.bind(email))") }
                 if finalChanges.removesEmail { assignments.append("email = NULL") }
                 if let hash { assignments.append("password_hash = \(sql.bind(hash)), failed_login_count = 0, locked_until = NULL") }
+                if hash != nil, stampsPassword { assignments.append("password_changed_at = $2") }
+                if let history { assignments.append("password_history = \(sql.bindTextArray(history))") }
                 if let verified = finalChanges.emailVerified { assignments.append("email_verified = \(sql.bind(verified))") }
                 if let acl = finalChanges.acl { assignments.append("acl = \(sql.bind(acl.compactText))::jsonb") }
+                if let storedAuthData { assignments.append("auth_data = \(sql.bind(storedAuthData))::jsonb") }
                 var fieldsExpression = "fields"
                 if !finalChanges.unset.isEmpty {
                     fieldsExpression = "(\(fieldsExpression) - \(sql.bind("{" + finalChanges.unset.joined(separator: ",") + "}"))::text[])"
@@ -88,6 +103,7 @@ struct UserHandler: Sendable {
                 }
                 if fieldsExpression != "fields" { assignments.append("fields = \(fieldsExpression)") }
                 _ = try await connection.query("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = $1", sql.values)
+                if let authData = finalChanges.authData { try await identities.apply(authData, userId: id, on: connection) }
                 guard hash != nil else { return nil }
                 // parse-server's revokeSessionOnPasswordReset: a new password ends every session of the user;
                 // the caller gets a fresh one in the answer.
@@ -97,7 +113,7 @@ struct UserHandler: Sendable {
                     : nil
             }
         } catch {
-            throw UserStore.uniquenessError(error)
+            throw UserIdentityStore.linkError(error)
         }
         var answer: [String: JSONValue] = ["updatedAt": AuthResponses.date(now)]
         if let newSession { answer["sessionToken"] = .string(newSession.token) }

@@ -5,7 +5,7 @@ import Storage
 
 /// A `_User` row as read from the database, and how it looks on the wire.
 struct UserRecord: Sendable {
-    static let columns = "id, username, email, email_verified, password_hash, acl::text AS acl, fields::text AS fields, failed_login_count, locked_until, created_at, updated_at"
+    static let columns = "id, username, email, email_verified, password_hash, acl::text AS acl, fields::text AS fields, failed_login_count, locked_until, created_at, updated_at, auth_data::text AS auth_data, password_changed_at"
 
     let id: String
     let username: String
@@ -14,6 +14,9 @@ struct UserRecord: Sendable {
     let passwordHash: String?
     let acl: JSONValue?
     let fields: [String: JSONValue]
+    /// Linked providers; never shown to anyone but the user and the master key.
+    let authData: [String: JSONValue]
+    let passwordChangedAt: Date?
     let failedLoginCount: Int
     let lockedUntil: Date?
     let createdAt: Date
@@ -27,19 +30,23 @@ struct UserRecord: Sendable {
         passwordHash = row["password_hash"]
         acl = row["acl"].flatMap { JSONValue.parse($0) }
         fields = row["fields"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
+        authData = row["auth_data"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
+        passwordChangedAt = row.date("password_changed_at")
         failedLoginCount = row.int("failed_login_count") ?? 0
         lockedUntil = row.date("locked_until")
         createdAt = row.date("created_at") ?? Date(timeIntervalSince1970: 0)
         updatedAt = row.date("updated_at") ?? Date(timeIntervalSince1970: 0)
     }
 
-    /// The user as clients see it: never the password or internal columns; the email only to the user
-    /// themself and the master key (parse-server's default `protectedFields` for `_User`).
+    /// The user as clients see it: never the password or internal columns; the email and `authData` only to the
+    /// user themself and the master key (parse-server's default `protectedFields` for `_User`, and its rule that
+    /// `authData` is private), which is what `showEmail` says.
     func json(showEmail: Bool, sessionToken: String? = nil) -> [String: JSONValue] {
         var object = fields
         object["objectId"] = .string(id)
         object["username"] = .string(username)
         if showEmail, let email { object["email"] = .string(email) }
+        if showEmail, !authData.isEmpty { object["authData"] = .object(authData) }
         if let emailVerified { object["emailVerified"] = .bool(emailVerified) }
         if let acl { object["ACL"] = acl }
         object["createdAt"] = AuthResponses.date(createdAt)

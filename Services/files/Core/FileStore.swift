@@ -155,7 +155,10 @@ struct FileStore: Sendable {
             "SELECT upload_id::text, size, content_type FROM files WHERE name = $1", [name])
         guard let row = result.first, let id = row["upload_id"], let size = row.int("size"),
               let type = row["content_type"] else { return nil }
-        return FileInfo(name: name, size: size, contentType: type,
+        // parse-server answers a download with the type of the stored name's extension, whatever the upload said
+        // (`photo.png` sent as `text/plain` downloads as `image/png`); the stored type serves names without a
+        // known extension.
+        return FileInfo(name: name, size: size, contentType: MimeTypes.type(forName: name) ?? type,
                         etag: "\"" + id.replacingOccurrences(of: "-", with: "") + "\"")
     }
 

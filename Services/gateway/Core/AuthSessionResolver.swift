@@ -52,4 +52,11 @@ public final class AuthSessionResolver: SessionResolver {
     func forget(_ sessionToken: String) {
         cache.evict(token: sessionToken)
     }
+
+    /// After this gateway forwarded a write to a role (its members, its child roles, the role itself), the next
+    /// request it answers resolves roles afresh, as parse-server clears its role cache in the request; other
+    /// gateways follow when `role.changed` reaches them.
+    func forgetRoles() {
+        cache.rolesChanged()
+    }
 }

@@ -24,6 +24,7 @@ public final class Gateway: Sendable {
             host: configuration.host, port: configuration.port, threads: configuration.httpThreads,
             connectionLimit: configuration.connectionLimit, perIPConnectionLimit: configuration.perIPConnectionLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+            headersTimeoutSeconds: configuration.headersTimeoutSeconds,
             maxBodyBytes: configuration.maxBodyBytes,
             payloadTooLarge: ParseResponses.payloadTooLarge, badRequest: ParseResponses.badRequest)
         http.upgradeUpstream = configuration.liveQueryUpstream.map {

@@ -25,6 +25,8 @@ public struct GatewayConfiguration: Sendable {
     public var connectionLimit: Int
     public var perIPConnectionLimit: Int
     public var connectionTimeoutSeconds: Int
+    /// `PARSE_HTTP_HEADERS_TIMEOUT`: seconds a connection has to send a whole request head.
+    public var headersTimeoutSeconds: Int
     /// `PARSE_PUBLIC_SERVER_URL` (parse-server's `publicServerURL`): the base of file URLs; nil: the request's host.
     public var publicServerURL: String?
     /// `PARSE_VOTE_FIELDS`: increments of these fields go to the votes service.
@@ -66,9 +68,10 @@ public struct GatewayConfiguration: Sendable {
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
             httpThreads: try env.int("PARSE_HTTP_THREADS", default: 2, in: 1...64),
-            connectionLimit: try env.int("PARSE_HTTP_CONNECTION_LIMIT", default: 1000, in: 1...100_000),
-            perIPConnectionLimit: try env.int("PARSE_HTTP_PER_IP_CONNECTION_LIMIT", default: 0, in: 0...100_000),
+            connectionLimit: try env.int("PARSE_HTTP_CONNECTION_LIMIT", default: 10_000, in: 1...100_000),
+            perIPConnectionLimit: try env.int("PARSE_HTTP_PER_IP_CONNECTION_LIMIT", default: 256, in: 0...100_000),
             connectionTimeoutSeconds: try env.int("PARSE_HTTP_CONNECTION_TIMEOUT", default: 10, in: 1...3600),
+            headersTimeoutSeconds: try env.int("PARSE_HTTP_HEADERS_TIMEOUT", default: 10, in: 0...3600),
             publicServerURL: env.optional("PARSE_PUBLIC_SERVER_URL").map { url in
                 var url = url
                 while url.hasSuffix("/") { url.removeLast() }

@@ -25,7 +25,9 @@ struct GatewayResponder: HTTPResponder {
         access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
                              masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
                              readOnlyMasterKey: configuration.readOnlyMasterKey)
-        readiness = Readiness(client: client, timeout: configuration.readinessTimeout)
+        let seconds = max(1, Int(configuration.readinessTimeout.components.seconds))
+        readiness = Readiness(client: client, timeout: configuration.readinessTimeout,
+                              deadLetters: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: seconds))
     }
 
     /// The path below the mount without its leading slash, or nil for a path outside the mount.
@@ -94,10 +96,25 @@ struct GatewayResponder: HTTPResponder {
                 return ParseResponses.error(.internalError)
             }
         }
+        // parse-server reads the device's id from the header or the JavaScript SDK's body field.
+        identity.installationId = request.headers["X-Parse-Installation-Id"] ?? body.envelope["_InstallationId"]
         guard let service = ServiceRoute.owner(of: path) else {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        if path == "batch", method == "POST",
+           let batch = BatchRequest(body: body.payload, mountPath: configuration.mountPath) {
+            switch BatchPlan(batch, voteFields: configuration.voteFields, serverURL: serverURL(for: request)) {
+            case .forwardWhole:
+                break
+            case .refuse(let error):
+                return ParseResponses.error(error)
+            case .split(let steps):
+                return await BatchDispatcher(client: client, timeout: configuration.requestTimeout, logger: log)
+                    .run(steps, transactional: batch.transactional, requestId: requestId, identity: identity,
+                         serverURL: serverURL(for: request))
+            }
+        }
         if let vote = VoteRoute(fields: configuration.voteFields).plan(method: method, path: path, body: body.payload) {
             return await VoteForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .send(vote, requestId: requestId, identity: identity, serverURL: serverURL(for: request))
@@ -115,7 +132,7 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(error)
         } catch let error as MessagingError {
             log.warning("service call failed", ["service": service.rawValue, "error": error.description])
-            return ParseResponses.error(error.parseError)
+            return ParseResponses.error(method == "GET" ? error.parseError : error.parseErrorForWrite)
         } catch {
             log.error("service call failed", ["service": service.rawValue, "error": "\(error)"])
             return ParseResponses.error(.internalError)

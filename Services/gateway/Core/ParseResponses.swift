@@ -24,7 +24,7 @@ enum ParseResponses {
     }
 
     static func error(_ error: ParseError, extra: [(String, String)] = []) -> HTTPResponse {
-        json(error.httpStatus, ParseErrorBody.json(error), extra: extra)
+        json(error.isNoSuchRoute ? 404 : error.httpStatus, ParseErrorBody.json(error), extra: extra)
     }
 
     /// Missing or wrong application id or keys: parse-server ends the response without a JSON content type.
@@ -40,6 +40,6 @@ enum ParseResponses {
     static let badRequest = json(400, ParseErrorBody.bare("Bad Request"))
 
     static func unknownRoute(_ method: String, _ path: String) -> HTTPResponse {
-        json(404, ParseErrorBody.json(ParseError(.commandUnavailable, "Cannot \(method) \(path): no such route.")))
+        error(.noSuchRoute(method, path))
     }
 }

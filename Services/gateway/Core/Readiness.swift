@@ -15,12 +15,23 @@ struct Readiness: Sendable {
         var status: String
         var broker: String
         var services: [String: ServiceState]
+        /// Commands kept in each service's `<queue>.dead` (see docs/architecture.md); informative, never a
+        /// reason to answer 503. Absent when the broker could not be asked.
+        var deadLetters: [String: Int]?
     }
 
     let client: RPCClient
     let timeout: Duration
+    let deadLetters: DeadLetterQueues?
+
+    init(client: RPCClient, timeout: Duration, deadLetters: DeadLetterQueues? = nil) {
+        self.client = client
+        self.timeout = timeout
+        self.deadLetters = deadLetters
+    }
 
     func check(requestId: String) async -> Report {
+        async let deadLetterCounts = countDeadLetters()
         let states = await withTaskGroup(of: (String, ServiceState).self) { group in
             for service in ServiceName.allCases {
                 group.addTask { (service.rawValue, await ping(service, requestId: requestId)) }
@@ -31,7 +42,18 @@ struct Readiness: Sendable {
         }
         let ready = client.isConnected && states.values.allSatisfy { $0.status == "ok" }
         return Report(status: ready ? "ok" : "unavailable", broker: client.isConnected ? "ok" : "unavailable",
-                      services: states)
+                      services: states, deadLetters: await deadLetterCounts)
+    }
+
+    /// The counts come over a short connection of their own, whose calls block: they run on a dispatch thread,
+    /// not on the cooperative pool.
+    private func countDeadLetters() async -> [String: Int]? {
+        guard let deadLetters, client.isConnected else { return nil }
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: try? deadLetters.counts(ServiceName.allCases.map(\.commandQueue)))
+            }
+        }
     }
 
     private func ping(_ service: ServiceName, requestId: String) async -> ServiceState {

@@ -12,7 +12,8 @@ enum ServiceRoute {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
             return .auth
-        case "classes", "batch", "schemas", "purge", "aggregate":
+        case "classes", "batch", "schemas", "purge", "aggregate", "serverInfo", "config", "installations",
+             "events", "push":
             return .posts
         case "files":
             return .files

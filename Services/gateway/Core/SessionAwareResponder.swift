@@ -1,7 +1,9 @@
 import HTTPServer
 
 /// Wraps the gateway's responder: after a request that can end sessions (logout, a user or session changed or
-/// deleted) it drops the caller's cached sessions here at once; other replicas learn it from `session.revoked`.
+/// deleted) it drops the caller's cached sessions here at once, and after a write to a role every cached
+/// identity; other replicas learn it from `session.revoked` and `role.changed`. A batch counts with its
+/// sub-requests.
 struct SessionAwareResponder: HTTPResponder {
     let inner: GatewayResponder
     let resolver: AuthSessionResolver
@@ -12,8 +14,9 @@ struct SessionAwareResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let response = await inner.respond(to: request)
-        // The route is checked first: it is cheap, and only those few routes need their body read again.
-        if endsSessions(request), let token = sessionToken(request) { resolver.forget(token) }
+        let effect = self.effect(of: request)
+        if effect.contains(.changesRoles) { resolver.forgetRoles() }
+        if effect.contains(.endsSessions), let token = sessionToken(request) { resolver.forget(token) }
         return response
     }
 
@@ -22,25 +25,18 @@ struct SessionAwareResponder: HTTPResponder {
         return (try? JSONBody(request.body))?.envelope["_SessionToken"]
     }
 
-    private func endsSessions(_ request: HTTPRequest) -> Bool {
-        guard let path = inner.routePath(request.path) else { return false }
-        let segments = path.split(separator: "/").map(String.init)
-        var first = segments.first ?? ""
-        if first == "classes" {
-            first = switch segments.dropFirst().first {
-            case "_User": "users"
-            case "_Session": "sessions"
-            default: ""
-            }
-        }
-        switch first {
-        case "logout":
-            return true
-        case "users", "sessions":
-            let method = request.method == "POST" ? ((try? JSONBody(request.body))?.envelope["_method"] ?? "POST") : request.method
-            return method == "PUT" || method == "DELETE"
-        default:
-            return false
+    /// The route is checked first: it is cheap, and only those few routes need their body read again.
+    private func effect(of request: HTTPRequest) -> SessionEffect {
+        guard let path = inner.routePath(request.path) else { return [] }
+        guard request.method == "POST" || request.method == "PUT" || request.method == "DELETE" else { return [] }
+        // A PUT has an effect on every route where some write has one: other routes skip reading the body again.
+        guard path == "batch" || SessionEffect(method: "PUT", route: path) != [] else { return [] }
+        let body = try? JSONBody(request.body)
+        let method = request.method == "POST" ? (body?.envelope["_method"] ?? "POST") : request.method
+        guard path == "batch" else { return SessionEffect(method: method, route: path) }
+        guard let batch = BatchRequest(body: body?.payload, mountPath: inner.configuration.mountPath) else { return [] }
+        return batch.items.reduce(into: SessionEffect()) { effect, item in
+            if let route = item.route { effect.formUnion(SessionEffect(method: item.method, route: route)) }
         }
     }
 }

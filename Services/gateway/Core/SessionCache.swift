@@ -14,6 +14,8 @@ final class SessionCache: Sendable {
         var entries: [String: Entry] = [:]
         /// When each user last had a session revoked, so an answer fetched before that moment is not cached.
         var revokedAt: [String: ContinuousClock.Instant] = [:]
+        /// When roles last changed, so an answer fetched before that moment (with the old roles) is not cached.
+        var rolesChangedAt: ContinuousClock.Instant?
     }
 
     let timeToLive: Duration
@@ -44,6 +46,7 @@ final class SessionCache: Sendable {
         guard isEnabled else { return }
         state.withLock { state in
             if let userId = identity.userId, let revoked = state.revokedAt[userId], revoked >= lookupStarted { return }
+            if let changed = state.rolesChangedAt, changed >= lookupStarted { return }
             if state.entries.count >= capacity {
                 state.entries = state.entries.filter { $0.value.expires > now }
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
@@ -68,6 +71,14 @@ final class SessionCache: Sendable {
     func evict(token: String, now: ContinuousClock.Instant = .now) {
         let userId = state.withLock { state in state.entries.removeValue(forKey: token)?.identity.userId }
         if let userId { evict(userId: userId, now: now) }
+    }
+
+    /// A role or its members changed: every cached identity may carry roles it no longer has (or lack new ones).
+    func rolesChanged(now: ContinuousClock.Instant = .now) {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.rolesChangedAt = now
+        }
     }
 
     func removeAll() {

@@ -27,7 +27,7 @@ final class SessionRevocationListener: Sendable {
         // trusting the cache whenever this connection is down.
         let consumer = AMQPConnection.Consumer(queue: queue, autoAck: true) { delivery in
             if delivery.routingKey == Self.roleChangedKey {
-                cache.removeAll()
+                cache.rolesChanged()
                 return
             }
             guard let event = try? JSONDecoder().decode(CloudEvent<Revoked>.self, from: Data(delivery.body)) else {

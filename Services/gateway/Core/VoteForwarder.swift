@@ -14,17 +14,8 @@ struct VoteForwarder: Sendable {
 
     func send(_ plan: VoteRoute.Plan, requestId: String, identity: Identity, serverURL: String) async -> HTTPResponse {
         do {
-            let voted: RESTResponse = try await client.send(CastVote.type, plan.vote, to: .votes, requestId: requestId,
-                                                            identity: identity, timeout: timeout)
-            guard let rest = plan.rest, voted.status == 200 else { return Self.response(voted) }
-            let path = "classes/\(plan.vote.className)/\(plan.vote.objectId)"
-            let updated: RESTResponse = try await client.send(
-                RESTRequest.type, RESTRequest(method: "PUT", path: path, query: [:], body: rest, serverURL: serverURL),
-                to: .posts, requestId: requestId + ".fields", identity: identity, timeout: timeout)
-            guard updated.status == 200 else { return Self.response(updated) }
-            var merged = JSONValue.parse(voted.body)?.objectValue ?? [:]
-            for (key, value) in JSONValue.parse(updated.body)?.objectValue ?? [:] { merged[key] = value }
-            return ParseResponses.json(200, JSONValue.object(merged).compactText)
+            let answer = try await self.answer(plan, requestId: requestId, identity: identity, serverURL: serverURL)
+            return ParseResponses.json(answer.status, answer.body, extra: answer.headers.sorted { $0.key < $1.key })
         } catch let error as ParseError {
             return ParseResponses.error(error)
         } catch let error as MessagingError {
@@ -36,7 +27,18 @@ struct VoteForwarder: Sendable {
         }
     }
 
-    private static func response(_ answer: RESTResponse) -> HTTPResponse {
-        ParseResponses.json(answer.status, answer.body, extra: answer.headers.sorted { $0.key < $1.key })
+    /// The answer the client gets for the vote; throws what the calls throw.
+    func answer(_ plan: VoteRoute.Plan, requestId: String, identity: Identity, serverURL: String) async throws -> RESTResponse {
+        let voted: RESTResponse = try await client.send(CastVote.type, plan.vote, to: .votes, requestId: requestId,
+                                                        identity: identity, timeout: timeout)
+        guard let rest = plan.rest, voted.status == 200 else { return voted }
+        let path = "classes/\(plan.vote.className)/\(plan.vote.objectId)"
+        let updated: RESTResponse = try await client.send(
+            RESTRequest.type, RESTRequest(method: "PUT", path: path, query: [:], body: rest, serverURL: serverURL),
+            to: .posts, requestId: requestId + ".fields", identity: identity, timeout: timeout)
+        guard updated.status == 200 else { return updated }
+        var merged = JSONValue.parse(voted.body)?.objectValue ?? [:]
+        for (key, value) in JSONValue.parse(updated.body)?.objectValue ?? [:] { merged[key] = value }
+        return RESTResponse(status: 200, body: JSONValue.object(merged).compactText)
     }
 }

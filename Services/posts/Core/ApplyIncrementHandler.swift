@@ -48,9 +48,8 @@ struct ApplyIncrementHandler: Sendable {
                 // One plan per statement and session, made without sequential scans: every statement of a round
                 // reaches its rows through a primary key or `vote_applied_sequence`. A generic plan made while
                 // `vote_applied` or a class was nearly empty chose a sequential scan and kept it until the table
-                // was next analyzed (64 000 applied ballots read per round a minute after a fresh start: 400 us of
-                // posts' database per vote instead of 60); planning every round afresh instead cost two thirds of
-                // posts' database CPU per vote (bench/votes.md).
+                // was next analyzed, many times dearer per vote; planning every round afresh instead made planning the
+                // largest part of posts' database work per vote (docs/development.md, "A cached generic plan").
                 var unsent = opening + [Self.roundSettings]
                 var outcomes: [AppliedIncrements.Outcome] = []
                 var remembered: [CounterCache.Key: CounterCache.Entry] = [:]

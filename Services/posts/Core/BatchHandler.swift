@@ -18,7 +18,12 @@ struct BatchHandler {
         guard let items = body["requests"]?.arrayValue else { throw ParseError(.invalidJSON, "requests must be an array") }
         let transactional = body["transaction"]?.boolValue == true
         let mount = URLComponents(string: request.serverURL)?.path ?? "/parse"
-        let subRequests = items.map { subRequest($0, mount: mount, serverURL: request.serverURL) }
+        let subRequests = items.map {
+            subRequest($0, mount: mount, serverURL: request.serverURL, transactional: transactional || inTransaction)
+        }
+        if subRequests.contains(where: { (try? $0.get())?.path == "batch" }) {
+            throw ParseError(.invalidJSON, "nested batch requests are not allowed")
+        }
 
         if transactional && !inTransaction {
             let handler = self.handler
@@ -51,18 +56,26 @@ struct BatchHandler {
     }
 
     /// One item as the call it stands for; its path must start with the mount, as parse-server demands.
-    private func subRequest(_ item: JSONValue, mount: String, serverURL: String) -> Result<RESTRequest, ParseError> {
+    private func subRequest(_ item: JSONValue, mount: String, serverURL: String,
+                            transactional: Bool) -> Result<RESTRequest, ParseError> {
         guard let method = item["method"]?.stringValue?.uppercased(), let path = item["path"]?.stringValue else {
             return .failure(ParseError(.invalidJSON, "Each batch request needs a method and a path."))
         }
         let prefix = mount.hasSuffix("/") ? mount : mount + "/"
         guard path.hasPrefix(prefix) else { return .failure(ParseError(.invalidJSON, "cannot route batch path \(path)")) }
         let route = String(path.dropFirst(prefix.count))
-        // Object routes only: the schema routes manage transactions of their own, and `_` classes live elsewhere.
-        guard route.hasPrefix("classes/"), !route.hasPrefix("classes/_") else {
+        // The gateway sends here only batches of posts' own routes; whichever of them posts does not serve
+        // answers its usual error. The schema routes manage transactions of their own, so none runs in the batch's.
+        guard !transactional || !(route.hasPrefix("schemas") || route.hasPrefix("purge")) else {
             return .failure(ParseError(.invalidJSON, "cannot route batch path \(path)"))
         }
-        let body = item["body"].map { $0.compactText }
+        let body = item["body"].map(Self.bodyText)
         return .success(RESTRequest(method: method, path: route, query: [:], body: body, serverURL: serverURL))
+    }
+
+    /// PHP's SDK encodes an object without fields as `[]`; parse-server takes it for the empty object.
+    static func bodyText(_ value: JSONValue) -> String {
+        if case .array(let items) = value, items.isEmpty { return "{}" }
+        return value.compactText
     }
 }

@@ -14,7 +14,8 @@ struct ClassFieldMapping: FieldMapping {
         guard let type = schema.type(of: name) else { return nil }
         guard type.kind != .acl else { throw ParseError(.invalidQuery, "Cannot query on ACL.") }
         if type.kind == .relation {
-            throw ParseError(.invalidQuery, "Query a Relation field with $relatedTo.")
+            return QueryColumn(sql: "\(alias).\"objectId\"", type: type,
+                               relationTable: Names.joinTable(field: name, className: schema.className))
         }
         return QueryColumn(sql: "\(alias).\(Names.quoted(name))", type: type)
     }

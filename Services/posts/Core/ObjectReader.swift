@@ -46,6 +46,7 @@ struct ObjectReader {
             let statement = try await prepareFind(schema, options: options)
             if mayCreateIndexes {
                 try await IndexManager.ensureIndexes(for: statement.indexedFields, schema: schema, on: connection)
+                try await IndexManager.ensureTextIndexes(for: statement.textSearches, schema: schema, on: connection)
             }
             var fingerprint: String?
             var count: Int?
@@ -57,10 +58,17 @@ struct ObjectReader {
             guard let rowsSQL = statement.rowsSQL else { return (fingerprint, ([], count, schema)) }
             let rows = try await connection.query(rowsSQL, statement.parameters).rows
             fingerprint = rows.first?["__fingerprint"]
-            return (fingerprint, (rows.filter { $0["objectId"] != nil }.map { context.codec.object($0, schema) }, count, schema))
+            let objects = rows.filter { $0["objectId"] != nil }.map { row in
+                var object = context.codec.object(row, schema)
+                if let score = row["__score"].flatMap(Double.init) { object["score"] = .number(score) }
+                return object
+            }
+            return (fingerprint, (objects, count, schema))
         }
         guard let found else {
             try context.mayUseMissingClass(className)
+            // parse-server refuses a bad query whether or not its class exists.
+            _ = try await prepareFind(ClassSchema(className: className), options: options)
             return FindResult(results: [], count: options.count ? 0 : nil)
         }
         var objects = found.rows
@@ -97,7 +105,11 @@ struct ObjectReader {
         var parameters: [(any PostgresBindable)?]
         /// The fields it sorts and filters on, which `IndexManager` indexes.
         var indexedFields: [String]
+        /// The fields `$text` searches, with their language.
+        var textSearches: [TextSearch] = []
     }
+
+    struct TextSearch: Sendable, Hashable { var field: String; var language: String }
 
     /// The SQL of a find, with unreadable rows filtered out and the class's fingerprint in every row; exposed
     /// so tests can EXPLAIN it.
@@ -108,14 +120,21 @@ struct ObjectReader {
         let translator = WhereTranslator()
         var condition = try await translator.translate(options.whereClause, mapping, alias: "t0")
         if let filter = mapping.readFilter(alias: "t0", translator: translator) { condition += " AND " + filter }
-        let ordering = try orderBy(options.order, schema)
+        var ordering = try orderBy(options.order, schema, textScore: translator.textScore)
+        if ordering.sql.isEmpty && !translator.distanceOrder.isEmpty {
+            ordering.sql = translator.distanceOrder.joined(separator: ", ")
+        }
         let classParameter = translator.bind(schema.className)
         let from = "FROM \(Names.table(schema.className)) AS t0 WHERE \(condition)"
         var limit = options.limit ?? context.configuration.defaultLimit
         if let maxLimit = context.configuration.maxLimit { limit = min(limit, maxLimit) }
         var rowsSQL: String?
         if limit > 0 {
-            var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) \(from)"
+            var columns = ValueCodec.selectList(schema, table: "t0")
+            if let score = translator.textScore, options.keys?.contains("$score") == true || options.order.contains(where: { $0.hasSuffix("$score") }) {
+                columns += ", \(score) AS \"__score\""
+            }
+            var sql = "SELECT \(columns) \(from)"
             if !ordering.sql.isEmpty { sql += " ORDER BY " + ordering.sql }
             sql += " LIMIT \(limit)"
             if options.skip > 0 { sql += " OFFSET \(options.skip)" }
@@ -123,16 +142,21 @@ struct ObjectReader {
         }
         let countSQL = SchemaStore.withFingerprint("SELECT count(*) AS count \(from)", classParameter: classParameter)
         return FindStatement(rowsSQL: rowsSQL, countSQL: countSQL, parameters: translator.parameters.values,
-                             indexedFields: ordering.fields + translator.filteredFields)
+                             indexedFields: ordering.fields + translator.filteredFields,
+                             textSearches: translator.textSearches.map { TextSearch(field: $0.field, language: $0.language) })
     }
 
     /// `ORDER BY` for `order`: unknown fields are dropped, as in parse-server; invalid names are a 105.
-    func orderBy(_ order: [String], _ schema: ClassSchema) throws(ParseError) -> (sql: String, fields: [String]) {
+    /// `$score` (either way) ranks the best `$text` match first, as MongoDB's text score does.
+    func orderBy(_ order: [String], _ schema: ClassSchema, textScore: String? = nil) throws(ParseError) -> (sql: String, fields: [String]) {
         var terms: [String] = [], fields: [String] = []
         for key in order {
             let descending = key.hasPrefix("-")
             let name = descending ? String(key.dropFirst()) : key
-            if name == "$score" { continue }
+            if name == "$score" {
+                if let textScore { terms.append("\(textScore) DESC") }
+                continue
+            }
             guard Names.isValidFieldName(name) else { throw ParseError(.invalidKeyName, "Invalid field name: \(name).") }
             guard let type = schema.type(of: name), type.columnType != nil else { continue }
             terms.append("t0.\(Names.quoted(name))" + (descending ? " DESC" : ""))

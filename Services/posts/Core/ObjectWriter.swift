@@ -140,7 +140,13 @@ struct ObjectWriter {
         if let current, !(try SchemaStore.missing(plan.wantedTypes, in: current)).isEmpty {
             try ClassPermissions.check("addField", schema: current, identity: context.identity)
         }
-        return try await SchemaStore.ensure(className, fields: plan.wantedTypes, current: current, on: connection)
+        var wanted = plan.wantedTypes
+        if let defaults = PlatformClasses.defaultFields[className] {
+            // A system class gets its default fields with the first write, whatever the write sets.
+            _ = try SchemaStore.missing(wanted, in: ClassSchema(className: className, fields: defaults))
+            wanted.merge(defaults) { _, standard in standard }
+        }
+        return try await SchemaStore.ensure(className, fields: wanted, current: current, on: connection)
     }
 
     private func applyRelations(_ plan: WritePlan, className: String, objectId: String) async throws {

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Query
+import Runtime
 import Storage
 
 /// Parse's object routes below the mount (`classes/...`, `batch`, `schemas/...`, `purge/...`), with
@@ -11,11 +12,15 @@ struct PostsHandler: Sendable {
 
     /// Handles one call on `connection`. Inside a transactional batch the caller's transaction holds every
     /// write; otherwise each write has a transaction of its own.
-    func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool = false) async throws -> RESTResponse {
+    func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool = false,
+                logger: Logger? = nil) async throws -> RESTResponse {
         do {
             return try await route(request, on: connection, inTransaction: inTransaction)
         } catch let error as PostgresError where !error.isConnectionFailure {
-            throw Self.clientError(error) ?? error
+            guard let answer = Self.clientError(error) else { throw error }
+            // The client gets a Parse error; PostgreSQL's own words stay in the log.
+            logger?.info("request refused by PostgreSQL", ["error": "\(error)"])
+            throw answer
         }
     }
 
@@ -31,10 +36,20 @@ struct PostsHandler: Sendable {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch (parts.first ?? "", parts.count) {
         case ("classes", 2), ("classes", 3):
-            // Also refuses the `_`-prefixed system classes, which the auth service owns.
-            try Names.requireClassName(parts[1])
+            // Also refuses the `_`-prefixed system classes other than those kept here: auth owns the others.
+            try PlatformClasses.requireClassName(parts[1])
             return try await objects(request, className: parts[1], objectId: parts.count == 3 ? parts[2] : nil,
                                      on: connection, inTransaction: inTransaction)
+        case ("installations", 1), ("installations", 2):
+            return try await objects(request, className: PlatformClasses.installation,
+                                     objectId: parts.count == 2 ? parts[1] : nil, on: connection, inTransaction: inTransaction)
+        case ("config", 1):
+            return try await ConfigHandler(context: context).handle(request, on: connection)
+        case ("events", 1), ("events", 2):
+            return try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil,
+                                                                       on: connection)
+        case ("push", 1):
+            return try await PushHandler(context: context).handle(request, on: connection)
         case ("batch", 1):
             guard request.method == "POST" else { break }
             return try await BatchHandler(handler: self).handle(request, on: connection, inTransaction: inTransaction)
@@ -44,17 +59,30 @@ struct PostsHandler: Sendable {
         case ("purge", 2):
             guard request.method == "DELETE" else { break }
             return try await SchemasHandler(context: context).purge(parts[1], on: connection)
+        case ("serverInfo", 1):
+            return try ServerInfoHandler.handle(request, identity: context.identity)
         case ("aggregate", _):
             throw ParseError(.invalidQuery, "Aggregate queries are not supported by this server.")
         default:
             break
         }
-        throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
+        throw ParseError.noSuchRoute(request.method, "/\(request.path)")
     }
 
     private func objects(_ request: RESTRequest, className: String, objectId: String?,
                          on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {
         let context = self.context
+        let operation = switch (request.method, objectId) {
+        case ("GET", nil): "find"
+        case ("GET", _): "get"
+        case ("POST", _): "create"
+        case ("PUT", _): "update"
+        default: "delete"
+        }
+        try PlatformClasses.checkAccess(operation, className: className, identity: context.identity)
+        if className == PlatformClasses.installation, request.method == "POST" && objectId == nil || request.method == "PUT" {
+            return try await installationWrite(request, objectId: objectId, on: connection, inTransaction: inTransaction)
+        }
         switch (request.method, objectId) {
         case ("GET", nil):
             let options = try QueryOptions(find: QueryOptions.merge(query: request.query, body: request.body))
@@ -87,8 +115,34 @@ struct PostsHandler: Sendable {
             }
             return Self.json(200, .object([:]))
         default:
-            throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
+            throw ParseError.noSuchRoute(request.method, "/\(request.path)")
         }
+    }
+
+    /// An `_Installation` create or update, which may become an update of the device's existing row.
+    private func installationWrite(_ request: RESTRequest, objectId: String?, on connection: PostgresConnection,
+                                   inTransaction: Bool) async throws -> RESTResponse {
+        let context = self.context, className = PlatformClasses.installation
+        try ClassPermissions.refuseReadOnlyMaster(context.identity, objectId == nil ? "create" : "update")
+        let sent = try RequestBody.object(request.body)
+        let (status, body, createdId) = try await write(on: connection, inTransaction) { connection in
+            let current = try await SchemaStore.load(className, on: connection)
+            _ = try await SchemaStore.ensure(className, fields: PlatformClasses.defaultFields[className] ?? [:],
+                                             current: current, on: connection)
+            var body = sent
+            let target = try await InstallationRules(identity: context.identity, connection: connection)
+                .prepare(&body, objectId: objectId)
+            let writer = ObjectWriter(context: context, connection: connection)
+            if let target {
+                body["objectId"] = nil
+                body["createdAt"] = nil
+                return (200, try await writer.update(className, objectId: target, body: body), String?.none)
+            }
+            let created = try await writer.create(className, body: body)
+            return (201, created.body, created.objectId)
+        }
+        guard let createdId else { return Self.json(status, .object(body)) }
+        return Self.json(201, .object(body), headers: ["Location": "\(request.serverURL)/classes/\(className)/\(createdId)"])
     }
 
     private func write<T: Sendable>(on connection: PostgresConnection, _ inTransaction: Bool,

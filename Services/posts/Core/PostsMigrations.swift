@@ -4,7 +4,8 @@ import Storage
 /// The posts database: one row per class in `parse_schema` (its fields and their types, class-level permissions,
 /// indexes) and one table per class in schema `classes`, with typed columns as parse-server lays them out.
 enum PostsMigrations {
-    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds]
+    static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds, geo,
+                                   PlatformMigrations.analytics, PlatformMigrations.pushes]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.
@@ -37,6 +38,19 @@ enum PostsMigrations {
             END IF;
             RETURN true;
         END $$;
+        """)
+
+    /// Distances on the sphere for the geo queries: a GeoPoint's place on the unit sphere as a `cube`, which a
+    /// GiST index can hold (`WhereTranslator+Geo`). Its names are qualified so that it also works where the
+    /// search path is empty (autovacuum analysing an index on it).
+    static let geo = Migration(version: 6, name: "geo", sql: """
+        CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public;
+        CREATE OR REPLACE FUNCTION public.parse_geo_unit(location point) RETURNS public.cube
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+            SELECT public.cube(ARRAY[pg_catalog.cos(pg_catalog.radians(location[1])) * pg_catalog.cos(pg_catalog.radians(location[0])),
+                                     pg_catalog.cos(pg_catalog.radians(location[1])) * pg_catalog.sin(pg_catalog.radians(location[0])),
+                                     pg_catalog.sin(pg_catalog.radians(location[1]))]::float8[])
+        $$;
         """)
 
     static let classes = Migration(version: 2, name: "classes", sql: """

@@ -4,22 +4,33 @@ import ServiceKit
 import Storage
 
 /// The `posts` service: Parse objects, their classes (schemas), queries, ACLs and class-level permissions,
-/// batches, and the object events. See ARCHITECTURE.md for what it owns.
+/// batches, and the object events. See docs/architecture.md for what it owns.
 public enum PostsService {
     public static let definition = ServiceDefinition(
         name: .posts,
         migrations: PostsMigrations.all,
-        registerCommands: { router, pool, calls, _ in
+        registerCommands: { router, pool, calls, jobs in
             let configuration = try PostsConfiguration.fromEnvironment()
+            let service = try ServiceConfiguration.fromEnvironment(.posts)
             ApplyIncrementHandler.register(&router, pool)
+            router.register(ReportPushResults.type, ReportPushResults.self) { command, _ in
+                PushResultsRecorded(counted: try await pool.withConnection { connection in
+                    try await connection.transaction { connection in
+                        try await PushStatusUpdates.record(command.payload, on: connection)
+                    }
+                })
+            }
+            let sender = PushSender(pool: pool, configuration: configuration,
+                                    logger: Logger(service: "posts", level: service.logLevel))
+            jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
             let users = UserDirectory.auth(calls)
-            router.register(RESTRequest.type, RESTRequest.self) { command, _ in
+            router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                              configuration: configuration, requestId: command.requestId,
                                              users: users)
                 let handler = PostsHandler(context: context)
                 return try await pool.withConnection { connection in
-                    try await handler.handle(command.payload, on: connection)
+                    try await handler.handle(command.payload, on: connection, logger: logger)
                 }
             }
         })

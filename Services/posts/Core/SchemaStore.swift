@@ -60,6 +60,7 @@ enum SchemaStore {
         }
         let additions = try missing(wanted, in: schema)
         guard !additions.isEmpty else { return schema }
+        try checkColumnCount(schema, adding: additions)
         for (name, type) in additions.sorted(by: { $0.key < $1.key }) {
             try await addColumn(name, type, className: className, on: connection)
             schema.fields[name] = type
@@ -67,6 +68,19 @@ enum SchemaStore {
         _ = try await connection.query("UPDATE parse_schema SET fields = $2::jsonb WHERE class_name = $1",
                                        [className, schema.fieldsJSONText])
         return schema
+    }
+
+    /// PostgreSQL's tables have at most 1,600 columns (dropped ones included): a write that would pass that is
+    /// refused before any column is added, and with room left for the class to change later.
+    static let maximumColumns = 1500
+
+    static func checkColumnCount(_ schema: ClassSchema, adding additions: [String: FieldType]) throws(ParseError) {
+        let columns = schema.fields.values.filter { $0.columnType != nil }.count
+            + additions.values.filter { $0.columnType != nil }.count
+        guard columns <= maximumColumns else {
+            throw ParseError(.invalidSchemaOperation,
+                             "Too many fields: a class may have at most \(maximumColumns) fields besides its relations.")
+        }
     }
 
     /// The fields of `wanted` the class lacks; throws 111 when a field exists with another type.

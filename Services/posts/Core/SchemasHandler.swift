@@ -66,7 +66,7 @@ struct SchemasHandler {
             }
             return PostsHandler.json(200, .object([:]))
         default:
-            throw ParseError(.commandUnavailable, "Cannot \(request.method) /\(request.path): no such route.")
+            throw ParseError.noSuchRoute(request.method, "/\(request.path)")
         }
     }
 

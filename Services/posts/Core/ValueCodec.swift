@@ -73,6 +73,7 @@ struct ValueCodec: Sendable {
             let parts = text.trimmingCharacters(in: CharacterSet(charactersIn: "()")).split(separator: ",")
             guard parts.count == 2, let longitude = Double(parts[0]), let latitude = Double(parts[1]) else { return nil }
             return .object(["__type": .string("GeoPoint"), "latitude": .number(latitude), "longitude": .number(longitude)])
+        case .polygon: return GeoValue.polygon(fromSQL: text)
         case .relation, .acl: return nil
         }
     }

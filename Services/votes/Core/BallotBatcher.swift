@@ -1,6 +1,7 @@
 import Contracts
 import Messaging
 import ParseWire
+import Runtime
 
 /// Records ballots, has `posts` apply them and marks them in the ledger, in rounds: the ballots that arrive while a
 /// round is under way go together in a later one, whatever their object, so many votes cost one ledger
@@ -74,7 +75,11 @@ actor BallotBatcher {
             }
             if rounds < maxRounds {
                 rounds += 1
-                Task { await self.drain() }
+                // The rounds serve every ballot that comes meanwhile, not only this request: they must not inherit
+                // its deadline (`Deadline.current`), which would stop their statements when it passes.
+                Deadline.$current.withValue(nil) {
+                    Task { await self.drain() }
+                }
             }
         }
     }

@@ -16,7 +16,7 @@ enum VoteEvents {
     }
 
     /// With the time already in Parse's date form: the events of one round share it, and formatting it once per
-    /// event was about 2% of the votes service's CPU.
+    /// event showed up in the votes service's profile.
     static func encoded(eventId: String, ballot: Ballot, amount: Double, total: Double,
                         sequence: Int, time: String) -> (id: String, routingKey: String, payload: String) {
         let name = amount < 0 ? "retracted" : "cast"

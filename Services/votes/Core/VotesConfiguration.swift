@@ -14,8 +14,8 @@ public struct VotesConfiguration: Sendable {
     /// Most ballots of one object sent to `posts` in one transaction.
     public var maxBatch: Int
     /// Rounds under way at once (see `BallotBatcher`). One: the next round takes
-    /// everything that arrived meanwhile, so rounds are larger and a vote costs less; on a quiet 2-core machine it
-    /// gave 1.53x the pgbench hot row against 1.27x with two (bench/votes.md).
+    /// everything that arrived meanwhile, so rounds are larger and a vote costs less (measured on 2 cores: one
+    /// round beat two; the figures are in the history of bench/votes.md).
     public var maxRounds: Int
     /// How long `posts` may take to apply a batch before the ballots are retried.
     public var applyTimeout: Duration

@@ -5,7 +5,7 @@ import Runtime
 import ServiceKit
 import Storage
 
-/// The `votes` service: the vote ledger and the vote events (see ARCHITECTURE.md, "The vote path", and
+/// The `votes` service: the vote ledger and the vote events (see docs/architecture.md and
 /// docs/vote-events.md).
 public enum VotesService {
     /// Plans that go through the indexes, whatever the statistics say. Every statement of the ledger reads or

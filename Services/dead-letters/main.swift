@@ -1,0 +1,3 @@
+import Foundation
+
+exit(DeadLettersCommand.main(Array(CommandLine.arguments.dropFirst())))

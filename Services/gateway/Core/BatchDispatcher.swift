@@ -1,0 +1,65 @@
+import Contracts
+import Foundation
+import HTTPServer
+import Messaging
+import ParseWire
+import Runtime
+
+/// Runs a batch split by `BatchPlan`: each sub-request in order, as the caller, answered
+/// `{"success":<body>}` or `{"error":{"code","error"}}` in parse-server's array; statuses and headers of the
+/// sub-requests are dropped, as parse-server drops them.
+struct BatchDispatcher: Sendable {
+    /// parse-server's answer to a failed transaction (see posts' batch handler).
+    static let transactionFailed = #"{"code":1,"message":"Internal server error."}"#
+
+    let client: RPCClient
+    let timeout: Duration
+    let logger: Logger
+
+    func run(_ steps: [BatchPlan.Step], transactional: Bool, requestId: String, identity: Identity,
+             serverURL: String) async -> HTTPResponse {
+        var results: [JSONValue] = []
+        var failed = false
+        for (index, step) in steps.enumerated() {
+            // Distinct per sub-request, and the same when the client retries the batch with its request id: a
+            // vote's ballot is keyed by it.
+            let subRequestId = "\(requestId).\(index)"
+            let result = await self.result(of: step, requestId: subRequestId, identity: identity, serverURL: serverURL)
+            if result["error"] != nil { failed = true }
+            results.append(result)
+        }
+        if transactional && failed { return ParseResponses.json(500, Self.transactionFailed) }
+        return ParseResponses.json(200, JSONValue.array(results).compactText)
+    }
+
+    private func result(of step: BatchPlan.Step, requestId: String, identity: Identity, serverURL: String) async -> JSONValue {
+        do {
+            let answer: RESTResponse
+            switch step {
+            case .unroutable(let path):
+                throw ParseError(.invalidJSON, "cannot route batch path \(path)")
+            case .vote(let plan):
+                answer = try await VoteForwarder(client: client, timeout: timeout, logger: logger)
+                    .answer(plan, requestId: requestId, identity: identity, serverURL: serverURL)
+            case .call(let service, let request):
+                answer = try await client.send(RESTRequest.type, request, to: service, requestId: requestId,
+                                               identity: identity, timeout: timeout,
+                                               safeToRunTwice: request.method == "GET")
+            }
+            let body = JSONValue.parse(answer.body) ?? .object([:])
+            return .object([answer.status < 400 ? "success" : "error": body])
+        } catch let error as ParseError {
+            return Self.error(error)
+        } catch let error as MessagingError {
+            logger.warning("batch sub-request failed", ["error": error.description])
+            return Self.error(error.parseError)
+        } catch {
+            logger.error("batch sub-request failed", ["error": "\(error)"])
+            return Self.error(.internalError)
+        }
+    }
+
+    private static func error(_ error: ParseError) -> JSONValue {
+        .object(["error": .object(["code": .number(Double(error.code.rawValue)), "error": .string(error.message)])])
+    }
+}

@@ -1,0 +1,105 @@
+import Contracts
+import Foundation
+import ParseWire
+import Query
+import Runtime
+import ServiceKit
+import Storage
+
+/// Parse Config (`GET`/`PUT /config`): one `_GlobalConfig` row (objectId `1`, ACL `{}` so only the master key
+/// reaches it through `/classes`) with `params` and `masterKeyOnly`, as parse-server keeps it. Readers are not
+/// served from a cache: every read sees the last committed write, and each write publishes `config.updated.v1`
+/// for anyone who keeps a copy.
+struct ConfigHandler {
+    let context: RequestContext
+
+    static let className = "_GlobalConfig"
+    static let fields: [String: FieldType] = ["params": FieldType(.object), "masterKeyOnly": FieldType(.object)]
+
+    func handle(_ request: RESTRequest, on connection: PostgresConnection) async throws -> RESTResponse {
+        switch request.method {
+        case "GET": return PostsHandler.json(200, try await read(on: connection))
+        case "PUT": return try await write(request, on: connection)
+        default: throw ParseError(.commandUnavailable, "Cannot \(request.method) /config: no such route.")
+        }
+    }
+
+    private func read(on connection: PostgresConnection) async throws -> JSONValue {
+        guard try await SchemaStore.load(Self.className, on: connection) != nil else { return .object(["params": .object([:])]) }
+        let result = try await connection.query(
+            "SELECT params::text AS params, \"masterKeyOnly\"::text AS master_key_only FROM \(Names.table(Self.className)) WHERE \"objectId\" = '1'")
+        guard let row = result.first else { return .object(["params": .object([:])]) }
+        var params = JSONValue.parse(row["params"] ?? "{}")?.objectValue ?? [:]
+        var masterKeyOnly = JSONValue.parse(row["master_key_only"] ?? "{}")?.objectValue ?? [:]
+        if !context.identity.isMaster && !context.identity.isReadOnlyMaster {
+            for (name, hidden) in masterKeyOnly where hidden.boolValue == true && params[name] != nil {
+                params[name] = nil
+                masterKeyOnly[name] = nil
+            }
+        }
+        return .object(["params": .object(params), "masterKeyOnly": .object(masterKeyOnly)])
+    }
+
+    private func write(_ request: RESTRequest, on connection: PostgresConnection) async throws -> RESTResponse {
+        let identity = context.identity
+        if identity.isReadOnlyMaster && !identity.isMaster {
+            throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to update the config.")
+        }
+        guard identity.isMaster else { return SchemasHandler.masterKeyRequired }
+        let change = try ConfigChange(RequestBody.object(request.body))
+        try await connection.transaction { connection in
+            let current = try await SchemaStore.load(Self.className, on: connection)
+            _ = try await SchemaStore.ensure(Self.className, fields: Self.fields, current: current, on: connection)
+            let now = ObjectWriter.now()
+            _ = try await connection.query("""
+                INSERT INTO \(Names.table(Self.className)) AS c ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", params, "masterKeyOnly")
+                VALUES ('1', $1::timestamptz, $1::timestamptz, '{}', '{}', $2::jsonb, $4::jsonb)
+                ON CONFLICT ("objectId") DO UPDATE SET "updatedAt" = $1::timestamptz,
+                    params = (COALESCE(c.params, '{}'::jsonb) || $2::jsonb) - $3::text[],
+                    "masterKeyOnly" = COALESCE(c."masterKeyOnly", '{}'::jsonb) || $4::jsonb
+                """, [now, JSONValue.object(change.set).compactText, SQLParameters.arrayLiteral(change.deleted),
+                      JSONValue.object(change.masterKeyOnly.mapValues { .bool($0) }).compactText])
+            let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "config.updated.v1",
+                                   time: ParseDate.string(from: Date()), subject: "config",
+                                   data: JSONValue.object(["keys": .array(change.keys.map { .string($0) })]))
+            try await Outbox.add(event, routingKey: "config.updated", on: connection)
+        }
+        return PostsHandler.json(200, .object(["result": .bool(true)]))
+    }
+}
+
+/// A `PUT /config` body checked: the params to set, those to delete (`{"__op":"Delete"}`), and for each of them
+/// whether only the master key may read it (parse-server records `false` when the body does not say).
+struct ConfigChange: Sendable {
+    var set: [String: JSONValue] = [:]
+    var deleted: [String] = []
+    var masterKeyOnly: [String: Bool] = [:]
+    var keys: [String] { (Array(set.keys) + deleted).sorted() }
+
+    init(_ body: [String: JSONValue]) throws(ParseError) {
+        let params: [String: JSONValue]
+        switch body["params"] {
+        case nil, .null?: params = [:]
+        case .object(let value)?: params = value
+        default: throw ParseError(.invalidJSON, "params must be an object.")
+        }
+        let flags: [String: JSONValue]
+        switch body["masterKeyOnly"] {
+        case nil, .null?: flags = [:]
+        case .object(let value)?: flags = value
+        default: throw ParseError(.invalidJSON, "masterKeyOnly must be an object.")
+        }
+        for (name, value) in params {
+            guard !name.isEmpty, !name.contains("."), !name.hasPrefix("$") else {
+                throw ParseError(.invalidKeyName, "Invalid key name: \(name)")
+            }
+            if value.objectValue?["__op"]?.stringValue == "Delete" {
+                deleted.append(name)
+            } else {
+                try ValueStorage.checkNestedKeys(value)
+                set[name] = value
+            }
+            masterKeyOnly[name] = flags[name]?.boolValue ?? false
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Contracts
+import ParseWire
+import Query
+
+/// The Parse system classes posts keeps beside the apps' own (`_User`, `_Session` and `_Role` are auth's): their
+/// default fields, made when the class is, and parse-server's access rules for them (`SharedRest.js`).
+enum PlatformClasses {
+    static let installation = "_Installation"
+    static let pushStatus = "_PushStatus"
+    static let globalConfig = "_GlobalConfig"
+
+    static let defaultFields: [String: [String: FieldType]] = [
+        installation: fields(string: ["installationId", "deviceToken", "deviceType", "pushType", "GCMSenderId",
+                                      "timeZone", "localeIdentifier", "appVersion", "appName", "appIdentifier",
+                                      "parseVersion"],
+                             number: ["badge"], array: ["channels"]),
+        pushStatus: fields(string: ["pushTime", "source", "query", "payload", "title", "status", "pushHash"],
+                           number: ["expiry", "expiration_interval", "numSent", "numFailed", "count"],
+                           object: ["errorMessage", "sentPerType", "failedPerType", "sentPerUTCOffset",
+                                    "failedPerUTCOffset"]),
+        globalConfig: fields(object: ["params", "masterKeyOnly"]),
+    ]
+
+    /// Classes only the master key (or the read-only one, for reads) reaches at all.
+    static let masterOnly: Set<String> = [pushStatus, globalConfig]
+
+    /// An app's class name, or one of the system classes kept here.
+    static func requireClassName(_ name: String) throws(ParseError) {
+        if defaultFields[name] != nil { return }
+        try Names.requireClassName(name)
+    }
+
+    /// parse-server's `enforceRoleSecurity`; `operation` is `find`, `get`, `create`, `update` or `delete`.
+    static func checkAccess(_ operation: String, className: String, identity: Identity) throws(ParseError) {
+        guard !identity.isMaster && !identity.isReadOnlyMaster else { return }
+        if className == installation && (operation == "find" || operation == "delete") {
+            throw ParseError(.operationForbidden,
+                             "Clients aren't allowed to perform the \(operation) operation on the installation collection.")
+        }
+        if masterOnly.contains(className) {
+            throw ParseError(.operationForbidden,
+                             "Clients aren't allowed to perform the \(operation) operation on the \(className) collection.")
+        }
+    }
+
+    private static func fields(string: [String] = [], number: [String] = [], array: [String] = [],
+                               object: [String] = []) -> [String: FieldType] {
+        var all: [String: FieldType] = [:]
+        for name in string { all[name] = FieldType(.string) }
+        for name in number { all[name] = FieldType(.number) }
+        for name in array { all[name] = FieldType(.array) }
+        for name in object { all[name] = FieldType(.object) }
+        return all
+    }
+}
+
+extension ParseError.Code {
+    static let pushMisconfigured = ParseError.Code(rawValue: 115)
+    static let invalidInstallationId = ParseError.Code(rawValue: 132)
+}

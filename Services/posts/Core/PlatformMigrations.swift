@@ -1,0 +1,24 @@
+import Storage
+
+/// The posts tables of the platform routes that are not Parse classes.
+enum PlatformMigrations {
+    /// Analytics events counted per hour: one row per (event, hour) with an empty dimension for the total, and
+    /// one per dimension value.
+    static let analytics = Migration(version: 7, name: "analytics counts", sql: """
+        CREATE TABLE IF NOT EXISTS analytics_counts (
+            event_name text NOT NULL, hour timestamptz NOT NULL, dimension text NOT NULL, value text NOT NULL,
+            count bigint NOT NULL, PRIMARY KEY (event_name, hour, dimension, value));
+        CREATE INDEX IF NOT EXISTS analytics_counts_hour ON analytics_counts (hour);
+        """)
+
+    /// Pushes on their way (`PushJobs`) and the adapters' reports already counted, by event id.
+    static let pushes = Migration(version: 8, name: "push jobs", sql: """
+        CREATE TABLE IF NOT EXISTS push_jobs (
+            push_status_id text PRIMARY KEY, due_at timestamptz NOT NULL, state text NOT NULL, request jsonb NOT NULL,
+            cursor text, published bigint NOT NULL DEFAULT 0, reported bigint NOT NULL DEFAULT 0,
+            created_at timestamptz NOT NULL DEFAULT now());
+        CREATE INDEX IF NOT EXISTS push_jobs_due ON push_jobs (due_at) WHERE state <> 'published';
+        CREATE TABLE IF NOT EXISTS push_reports (
+            event_id uuid PRIMARY KEY, push_status_id text NOT NULL, reported_at timestamptz NOT NULL DEFAULT now());
+        """)
+}

@@ -1,0 +1,70 @@
+import Contracts
+import Foundation
+import ParseWire
+import Query
+import Storage
+
+/// Changes to a `_PushStatus` row as a push runs: `running` once it starts, the adapters' counts as they report
+/// (`numSent`, `numFailed`, `sentPerType`, `failedPerType`), and `succeeded` once every published device is reported.
+enum PushStatusUpdates {
+    static let table = Names.table(PlatformClasses.pushStatus)
+
+    static func set(_ statusId: String, _ fields: [String: JSONValue], on connection: PostgresConnection) async throws {
+        var parameters = SQLParameters()
+        var assignments = ["\"updatedAt\" = now()"]
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            let type = PlatformClasses.defaultFields[PlatformClasses.pushStatus]?[name] ?? FieldType(.string)
+            assignments.append("\(Names.quoted(name)) = \(try ValueStorage.sql(value, type, &parameters))")
+        }
+        let id = parameters.bind(statusId)
+        _ = try await connection.query("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"objectId\" = \(id)",
+                                       parameters.values)
+    }
+
+    /// Marks the push `succeeded` once its publishing is over and every published device has been reported.
+    static func completeIfReported(_ statusId: String, on connection: PostgresConnection) async throws {
+        let job = try await connection.query(
+            "SELECT state, published, reported FROM push_jobs WHERE push_status_id = $1", [statusId]).first
+        guard let job, job["state"] == "published", (job.int("reported") ?? 0) >= (job.int("published") ?? 0) else { return }
+        try await set(statusId, ["status": .string("succeeded")], on: connection)
+    }
+
+    /// Counts an adapter's report once per event id; false when that event was reported before.
+    static func record(_ report: ReportPushResults, on connection: PostgresConnection) async throws -> Bool {
+        guard UUID(uuidString: report.eventId) != nil else {
+            throw ParseError(.invalidJSON, "eventId must be the id of a push.requested.v1 event.")
+        }
+        let fresh = try await connection.query(
+            "INSERT INTO push_reports (event_id, push_status_id) VALUES ($1::uuid, $2) ON CONFLICT DO NOTHING RETURNING event_id",
+            [report.eventId, report.pushStatusId])
+        guard fresh.first != nil else { return false }
+        let current = try await connection.query("""
+            SELECT "numSent", "numFailed", "sentPerType"::text AS sent, "failedPerType"::text AS failed FROM \(table)
+            WHERE "objectId" = $1 FOR UPDATE
+            """, [report.pushStatusId]).first
+        guard let current else { throw ParseError(.objectNotFound, "No push status \(report.pushStatusId).") }
+        var sentPerType = JSONValue.parse(current["sent"] ?? "{}")?.objectValue ?? [:]
+        var failedPerType = JSONValue.parse(current["failed"] ?? "{}")?.objectValue ?? [:]
+        var sent = 0, failed = 0
+        for outcome in report.outcomes {
+            if outcome.transmitted {
+                sent += 1
+                sentPerType[outcome.deviceType] = .number((sentPerType[outcome.deviceType]?.numberValue ?? 0) + 1)
+            } else {
+                failed += 1
+                failedPerType[outcome.deviceType] = .number((failedPerType[outcome.deviceType]?.numberValue ?? 0) + 1)
+            }
+        }
+        var fields: [String: JSONValue] = [
+            "numSent": .number((current["numSent"].flatMap(Double.init) ?? 0) + Double(sent)),
+            "numFailed": .number((current["numFailed"].flatMap(Double.init) ?? 0) + Double(failed)),
+        ]
+        if !sentPerType.isEmpty { fields["sentPerType"] = .object(sentPerType) }
+        if !failedPerType.isEmpty { fields["failedPerType"] = .object(failedPerType) }
+        try await set(report.pushStatusId, fields, on: connection)
+        _ = try await connection.query("UPDATE push_jobs SET reported = reported + $2 WHERE push_status_id = $1",
+                                       [report.pushStatusId, report.outcomes.count])
+        try await completeIfReported(report.pushStatusId, on: connection)
+        return true
+    }
+}

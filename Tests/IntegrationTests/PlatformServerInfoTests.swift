@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    @Suite struct PlatformServerInfo {
+        @Test func answersTheFeatureListAndVersionWithTheMasterKey() async throws {
+            let reply = try await PostsHTTP.send("GET", "/serverInfo", master: true)
+            #expect(reply.status == 200)
+            let json = try #require(reply.json)
+            #expect(Set(json.keys) == ["features", "parseServerVersion"])
+            let version = try #require(json["parseServerVersion"] as? String)
+            #expect(version.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil)
+            let features = try #require(json["features"] as? [String: [String: Bool]])
+            #expect(Set(features.keys) == ["globalConfig", "hooks", "cloudCode", "logs", "push", "schemas"])
+            #expect(Set(features["push"]?.keys.map { $0 } ?? []) ==
+                    ["immediatePush", "scheduledPush", "storedPushData", "pushAudiences", "localization"])
+            #expect(features["schemas"]?["addClass"] == true)
+            #expect(features["globalConfig"]?.values.allSatisfy { $0 } == true)
+            #expect(features["push"]?["immediatePush"] == true && features["push"]?["scheduledPush"] == true)
+            #expect(features["push"]?["pushAudiences"] == false)
+        }
+
+        /// No flag says yes for a route this server does not have.
+        @Test func flagsNoRouteThatIsMissing() async throws {
+            let features = try #require(try await PostsHTTP.send("GET", "/serverInfo", master: true).json?["features"]
+                as? [String: [String: Bool]])
+            #expect(features["hooks"]?.values.contains(true) == false)
+            #expect(features["cloudCode"]?["jobs"] == false)
+            #expect(features["logs"]?.values.contains(true) == false)
+            for (route, flag) in [("/hooks/functions", features["hooks"]?["read"]), ("/scriptlog", features["logs"]?["level"])] {
+                let reply = try await PostsHTTP.send("GET", route, master: true)
+                #expect(reply.status == 404 && reply.code == 108 && flag == false, "\(route)")
+            }
+        }
+
+        @Test func refusesWithoutTheMasterKey() async throws {
+            let reply = try await PostsHTTP.send("GET", "/serverInfo")
+            #expect(reply.status == 403)
+            #expect(reply.text == #"{"error":"unauthorized: master key is required"}"#)
+        }
+    }
+}
