@@ -167,5 +167,34 @@ extension IntegrationSuite {
             #expect(anonymous.status == 404)
             #expect(AuthAPI.error(anonymous) == (101, "invalid session"))
         }
+
+        /// Who may use the account routes and who sees `authData`: anonymous, the user, another user, the master key.
+        @Test func identityMatrixOfTheAccountRoutes() async throws {
+            let signup = try await AuthAPI.send("POST", "/users", Self.anonymous())
+            let ownerId = try #require(signup.json?["objectId"] as? String)
+            let ownerToken = try #require(signup.json?["sessionToken"] as? String)
+            let opened = try await AuthAPI.send("PUT", "/users/\(ownerId)", ["ACL": ["*": ["read": true]]], token: ownerToken)
+            #expect(opened.status == 200)
+            let other = try await AuthAPI.signUp("matrix")
+            let callers: [(String, String?, Bool)] = [("anonymous", nil, false), ("owner", ownerToken, false),
+                                                      ("other", other.token, false), ("master", nil, true)]
+            for (name, token, master) in callers {
+                let user = try await AuthAPI.send("GET", "/users/\(ownerId)", token: token, master: master)
+                #expect(user.status == 200, "\(name)")
+                #expect((user.json?["authData"] != nil) == (name == "owner" || name == "master"), "\(name) and authData: \(user.text)")
+                let upgrade = try await AuthAPI.send("POST", "/upgradeToRevocableSession", token: token, master: master)
+                #expect(upgrade.status == (name == "owner" || name == "other" ? 200 : 404), "\(name) upgrades: \(upgrade.text)")
+                if name == "other" {
+                    #expect((upgrade.json?["user"] as? [String: String])?["objectId"] == other.id)
+                }
+                for path in ["/requestPasswordReset", "/verificationEmailRequest"] {
+                    let reply = try await AuthAPI.send("POST", path, ["email": "someone@example.com"], token: token, master: master)
+                    #expect(reply.status == 500, "\(name) \(path)")
+                }
+            }
+            // The public pages need no keys; without a public server URL parse-server answers 404.
+            let page = try await HTTP.send("GET", "/apps/choose_password?id=\(TestStack.applicationId)")
+            #expect(page.status == 404 && page.text == "Not found.")
+        }
     }
 }
