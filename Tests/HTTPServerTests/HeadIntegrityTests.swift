@@ -4,8 +4,10 @@ import Testing
 /// NUL bytes that MHD would cut a path or a header value at, and header names MHD would keep with whitespace,
 /// are refused with 400 before any responder sees the request; ordinary variations of a head still pass.
 @Suite struct HeadIntegrityTests {
+    /// A generous read timeout: in a full parallel test run on two cores, busy tests can keep the responders'
+    /// tasks waiting for seconds.
     private static func exchange(_ port: UInt16, _ bytes: [UInt8]) throws -> (status: Int, text: String, closed: Bool) {
-        let client = try RawHTTPClient(port: port)
+        let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
         try client.send(bytes)
         let response = try client.readResponse()
         return (response.status, response.text, response.status == 400 ? client.serverClosed() : false)
@@ -73,7 +75,7 @@ import Testing
         try await withServer(configure: { $0.connectionMemoryLimit = 128 * 1024 }) { server, _ in
             let port = server.port
             let statuses = try await blocking { () throws -> [Int] in
-                let client = try RawHTTPClient(port: port)
+                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
                 var head = "GET /inspect HTTP/1.1\r\nHost: t\r\n"
                 for index in 0..<400 { head += "X-Field-\(index): \(String(repeating: "v", count: 100))\r\n" }
                 head += "\r\n"

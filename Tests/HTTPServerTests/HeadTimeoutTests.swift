@@ -11,7 +11,7 @@ import Testing
         try await withServer(configure: { $0.headersTimeoutSeconds = 1 }) { server, _ in
             let port = server.port
             let (bytesSent, closed) = try await blocking { () throws -> (Int, Bool) in
-                let client = try RawHTTPClient(port: port)
+                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
                 let head = Array("GET /immediate HTTP/1.1\r\nHost: t\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 100)
                 var sent = 0
                 // A byte every 200 ms, well inside MHD's idle timeout, for at most 10 s.
@@ -37,7 +37,7 @@ import Testing
         try await withServer(configure: { $0.headersTimeoutSeconds = 1 }) { server, _ in
             let port = server.port
             let (first, slow, closedAfterIdle) = try await blocking { () throws -> (Int, Int, Bool) in
-                let client = try RawHTTPClient(port: port)
+                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
                 try client.send("GET /immediate HTTP/1.1\r\nHost: t\r\n\r\n")
                 let first = try client.readResponse().status
                 // A request whose answer takes longer than the timeout: in progress, so not closed.
@@ -60,7 +60,7 @@ import Testing
         try await withServer { server, _ in
             let port = server.port
             let stillOpen = try await blocking { () throws -> Bool in
-                let client = try RawHTTPClient(port: port)
+                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
                 for byte in Array("GET /immediate HTTP/1.1\r\n".utf8) {
                     try client.send([byte])
                     usleep(100_000)
