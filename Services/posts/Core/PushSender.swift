@@ -43,6 +43,7 @@ final class PushSender: Sendable {
                 guard let job = claimed.first, let statusId = job["push_status_id"],
                       let request = JSONValue.parse(job["request"] ?? "")?.objectValue else { return false }
                 let whereClause = request["where"]?.objectValue ?? [:]
+                _ = try await connection.query(PushPage.walkThePrimaryKey)
                 let page = try await PushPage.read(whereClause, after: job["cursor"], on: connection)
                 let devices = try await Self.applyBadge(request, to: page, on: connection)
                 try await Self.publish(devices, statusId: statusId, request: request, on: connection)
