@@ -15,4 +15,11 @@ public enum Outbox {
             "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)",
             [event.id, routingKey, payload])
     }
+
+    /// The same for an event already written as CloudEvents JSON (`id` is its id), for a caller that writes many
+    /// large ones and makes their text faster than Foundation's encoder.
+    public static func add(json: String, id: String, routingKey: String, on connection: PostgresConnection) async throws {
+        _ = try await connection.query(
+            "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)", [id, routingKey, json])
+    }
 }

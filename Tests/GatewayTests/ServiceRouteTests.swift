@@ -5,7 +5,8 @@ import Testing
 @Suite struct ServiceRouteTests {
     @Test(arguments: ["classes", "classes/Cat", "classes/Cat/QtjcqDbaAi", "classes/_Installation", "batch",
                       "schemas", "schemas/Cat", "purge/Cat", "aggregate/Cat", "serverInfo", "config",
-                      "installations", "installations/abc", "events/AppOpened", "push"])
+                      "installations", "installations/abc", "events/AppOpened", "push",
+                      "push_audiences", "push_audiences/abc"])
     func dataRoutesGoToPosts(path: String) {
         #expect(ServiceRoute.owner(of: path) == .posts)
     }

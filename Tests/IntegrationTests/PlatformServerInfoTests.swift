@@ -17,7 +17,7 @@ extension IntegrationSuite {
             #expect(features["schemas"]?["addClass"] == true)
             #expect(features["globalConfig"]?.values.allSatisfy { $0 } == true)
             #expect(features["push"]?["immediatePush"] == true && features["push"]?["scheduledPush"] == true)
-            #expect(features["push"]?["pushAudiences"] == false)
+            #expect(features["push"]?["pushAudiences"] == true && features["push"]?["localization"] == false)
         }
 
         /// No flag says yes for a route this server does not have.

@@ -147,6 +147,7 @@ struct ObjectWriter {
             try ClassPermissions.check("addField", schema: current, identity: context.identity)
         }
         var wanted = plan.wantedTypes
+        try PlatformClasses.checkFields(className, wanted)
         if let defaults = PlatformClasses.defaultFields[className] {
             // A system class gets its default fields with the first write, whatever the write sets.
             _ = try SchemaStore.missing(wanted, in: ClassSchema(className: className, fields: defaults))

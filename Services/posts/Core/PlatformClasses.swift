@@ -8,6 +8,7 @@ enum PlatformClasses {
     static let installation = "_Installation"
     static let pushStatus = "_PushStatus"
     static let globalConfig = "_GlobalConfig"
+    static let audience = "_Audience"
 
     static let defaultFields: [String: [String: FieldType]] = [
         installation: fields(string: ["installationId", "deviceToken", "deviceType", "pushType", "GCMSenderId",
@@ -19,7 +20,11 @@ enum PlatformClasses {
                            object: ["errorMessage", "sentPerType", "failedPerType", "sentPerUTCOffset",
                                     "failedPerUTCOffset"]),
         globalConfig: fields(object: ["params", "masterKeyOnly"]),
+        audience: fields(string: ["name", "query"], number: ["timesUsed"]).merging(["lastUsed": FieldType(.date)]) { $1 },
     ]
+
+    /// Classes whose fields are only their default ones, as parse-server keeps its volatile classes.
+    static let fixedFields: Set<String> = [audience]
 
     /// Classes only the master key (or the read-only one, for reads) reaches at all.
     static let masterOnly: Set<String> = [pushStatus, globalConfig]
@@ -40,6 +45,14 @@ enum PlatformClasses {
         if masterOnly.contains(className) {
             throw ParseError(.operationForbidden,
                              "Clients aren't allowed to perform the \(operation) operation on the \(className) collection.")
+        }
+    }
+
+    /// parse-server refuses new fields on `_Audience`: `107 Could not add field <name>`.
+    static func checkFields(_ className: String, _ wanted: [String: FieldType]) throws(ParseError) {
+        guard fixedFields.contains(className), let defaults = defaultFields[className] else { return }
+        if let extra = wanted.keys.sorted().first(where: { defaults[$0] == nil }) {
+            throw ParseError(.invalidJSON, "Could not add field \(extra)")
         }
     }
 

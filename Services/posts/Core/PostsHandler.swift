@@ -50,6 +50,12 @@ struct PostsHandler: Sendable {
                                                                        on: connection)
         case ("push", 1):
             return try await PushHandler(context: context).handle(request, on: connection)
+        case ("push_audiences", 1), ("push_audiences", 2):
+            // parse-server's AudiencesRouter: the master key for everything, `query` answered as an object.
+            guard context.identity.isMaster || context.identity.isReadOnlyMaster else { return SchemasHandler.masterKeyRequired }
+            let answer = try await objects(request, className: PlatformClasses.audience,
+                                           objectId: parts.count == 2 ? parts[1] : nil, on: connection, inTransaction: inTransaction)
+            return request.method == "GET" ? AudienceAnswers.parsingQueries(answer) : answer
         case ("batch", 1):
             guard request.method == "POST" else { break }
             return try await BatchHandler(handler: self).handle(request, on: connection, inTransaction: inTransaction)
@@ -82,6 +88,13 @@ struct PostsHandler: Sendable {
         try PlatformClasses.checkAccess(operation, className: className, identity: context.identity)
         if className == PlatformClasses.installation, request.method == "POST" && objectId == nil || request.method == "PUT" {
             return try await installationWrite(request, objectId: objectId, on: connection, inTransaction: inTransaction)
+        }
+        var request = request
+        if className == PlatformClasses.audience, request.method == "POST" {
+            // Audiences are the master key's: a new one without an ACL is readable and writable with it only.
+            var body = try RequestBody.object(request.body)
+            if body["ACL"] == nil { body["ACL"] = .object([:]) }
+            request.body = JSONValue.object(body).compactText
         }
         switch (request.method, objectId) {
         case ("GET", nil):

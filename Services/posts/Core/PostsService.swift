@@ -20,8 +20,7 @@ public enum PostsService {
                     }
                 })
             }
-            let sender = PushSender(pool: pool, configuration: configuration,
-                                    logger: Logger(service: "posts", level: service.logLevel))
+            let sender = PushSender(pool: pool, logger: Logger(service: "posts", level: service.logLevel))
             jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
             let users = UserDirectory.auth(calls)
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in

@@ -44,6 +44,7 @@ struct PushHandler {
             master.identity = .master
             let created = try await ObjectWriter(context: master, connection: connection).create(PlatformClasses.pushStatus, body: status)
             try await PushJobs.add(statusId: created.objectId, push: push, dueAt: push.pushTime ?? now, on: connection)
+            if let audienceId = push.audienceId { try await AudienceAnswers.markUsed(audienceId, on: connection) }
             return created.objectId
         }
         return PostsHandler.json(200, .object(["result": .bool(true)]), headers: ["X-Parse-Push-Status-Id": statusId])

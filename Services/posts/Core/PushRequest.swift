@@ -16,6 +16,8 @@ struct PushRequest: Sendable {
     var expirationTime: Double?
     var expirationInterval: Double?
     var badge: BadgeChange?
+    /// The `_Audience` the push was sent to, whose `timesUsed` and `lastUsed` it updates.
+    var audienceId: String?
 
     init(_ body: [String: JSONValue], now: Date) throws(ParseError) {
         switch (body["where"], body["channels"]) {
@@ -58,6 +60,7 @@ struct PushRequest: Sendable {
             expirationTime = ((pushTime ?? now).timeIntervalSince1970 + interval) * 1000
         }
         badge = try Self.badgeChange(data["badge"])
+        audienceId = body["audience_id"]?.stringValue
     }
 
     /// The moment after which the push must not be delivered, as a Parse date.

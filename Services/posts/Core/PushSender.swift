@@ -12,13 +12,11 @@ import Storage
 /// `push_time` is in the future wait in `push_jobs`, so they go out when due, also after a restart.
 final class PushSender: Sendable {
     private let pool: PostgresPool
-    private let configuration: PostsConfiguration
     private let logger: Logger
     private let idlePause: Duration
 
-    init(pool: PostgresPool, configuration: PostsConfiguration, logger: Logger, idlePause: Duration = .milliseconds(250)) {
+    init(pool: PostgresPool, logger: Logger, idlePause: Duration = .milliseconds(250)) {
         self.pool = pool
-        self.configuration = configuration
         self.logger = logger
         self.idlePause = idlePause
     }
@@ -36,8 +34,7 @@ final class PushSender: Sendable {
 
     /// Publishes one page of one due push; false when no push is due.
     func sendNextPage() async throws -> Bool {
-        let configuration = self.configuration
-        return try await pool.withConnection { connection in
+        try await pool.withConnection { connection in
             try await connection.transaction { connection in
                 let claimed = try await connection.query("""
                     SELECT push_status_id, state, request::text AS request, cursor, published, reported FROM push_jobs
@@ -46,11 +43,9 @@ final class PushSender: Sendable {
                 guard let job = claimed.first, let statusId = job["push_status_id"],
                       let request = JSONValue.parse(job["request"] ?? "")?.objectValue else { return false }
                 let whereClause = request["where"]?.objectValue ?? [:]
-                let context = RequestContext(identity: .master, serverURL: configuration.publicServerURL ?? "",
-                                             configuration: configuration, requestId: statusId)
-                let page = try await Self.page(whereClause, after: job["cursor"], context: context, on: connection)
-                var devices = page.compactMap(Self.device)
-                devices = try await Self.applyBadge(request, to: devices, on: connection)
+                _ = try await connection.query(PushPage.walkThePrimaryKey)
+                let page = try await PushPage.read(whereClause, after: job["cursor"], on: connection)
+                let devices = try await Self.applyBadge(request, to: page, on: connection)
                 try await Self.publish(devices, statusId: statusId, request: request, on: connection)
                 let published = (job.int("published") ?? 0) + devices.count
                 let done = page.isEmpty
@@ -59,29 +54,12 @@ final class PushSender: Sendable {
                 }
                 _ = try await connection.query("""
                     UPDATE push_jobs SET state = $2, cursor = $3, published = $4 WHERE push_status_id = $1
-                    """, [statusId, done ? "published" : "publishing", page.last?["objectId"]?.stringValue ?? job["cursor"],
+                    """, [statusId, done ? "published" : "publishing", page.last?.objectId ?? job["cursor"],
                           published])
                 if done { try await PushStatusUpdates.completeIfReported(statusId, on: connection) }
                 return true
             }
         }
-    }
-
-    private static func page(_ whereClause: [String: JSONValue], after cursor: String?, context: RequestContext,
-                             on connection: PostgresConnection) async throws -> [[String: JSONValue]] {
-        guard try await SchemaStore.load(PlatformClasses.installation, on: connection) != nil else { return [] }
-        var reader = ObjectReader(context: context, connection: connection)
-        reader.mayCreateIndexes = false
-        let found = try await reader.find(PlatformClasses.installation, options: PushJobs.options(whereClause, after: cursor))
-        return found.results.compactMap(\.objectValue)
-    }
-
-    private static func device(_ row: [String: JSONValue]) -> PushRequested.Device? {
-        guard let objectId = row["objectId"]?.stringValue, let token = row["deviceToken"]?.stringValue,
-              let type = row["deviceType"]?.stringValue else { return nil }
-        return PushRequested.Device(objectId: objectId, deviceToken: token, deviceType: type,
-                                    installationId: row["installationId"]?.stringValue, badge: row["badge"]?.numberValue,
-                                    localeIdentifier: row["localeIdentifier"]?.stringValue, timeZone: row["timeZone"]?.stringValue)
     }
 
     /// parse-server changes the badges of the installations a push reaches before sending it; each device then
@@ -118,11 +96,11 @@ final class PushSender: Sendable {
         for (deviceType, group) in byType.sorted(by: { $0.key < $1.key }) {
             for start in stride(from: 0, to: group.count, by: PushJobs.devicesPerEvent) {
                 let batch = Array(group[start..<min(start + PushJobs.devicesPerEvent, group.count)])
-                let data = PushRequested(pushStatusId: statusId, data: request["data"] ?? .object([:]),
-                                         expirationTime: request["expirationTime"]?.stringValue, devices: batch)
-                let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: PushRequested.type,
-                                       time: ParseDate.string(from: Date()), subject: "_PushStatus/\(statusId)", data: data)
-                try await Outbox.add(event, routingKey: "push.requested.\(PushTopics.routingWord(deviceType))", on: connection)
+                let id = RandomUUID.string()
+                let json = PushPage.eventJSON(id: id, statusId: statusId, data: request["data"] ?? .object([:]),
+                                              expirationTime: request["expirationTime"]?.stringValue, devices: batch)
+                try await Outbox.add(json: json, id: id, routingKey: "push.requested.\(PushTopics.routingWord(deviceType))",
+                                     on: connection)
             }
         }
     }

@@ -13,9 +13,9 @@ enum ServerInfoHandler {
         "hooks": flags(["create": false, "read": false, "update": false, "delete": false]),
         "cloudCode": flags(["jobs": false]),
         "logs": flags(["level": false, "size": false, "order": false, "until": false, "from": false]),
-        // `_Audience` and localized alerts are not served (docs/push.md).
+        // Localized alerts are not picked per device (docs/push.md).
         "push": flags(["immediatePush": true, "scheduledPush": true, "storedPushData": true,
-                       "pushAudiences": false, "localization": false]),
+                       "pushAudiences": true, "localization": false]),
         // `/schemas` adds and removes fields and classes and edits class-level permissions; `/purge` clears a
         // class. Pointer permissions (`readUserFields`, `writeUserFields`) are not enforced, and parse-server
         // itself has no export.

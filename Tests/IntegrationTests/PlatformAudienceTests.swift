@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// `_Audience` through `/push_audiences` (master key) and `/classes/_Audience`, and a push's `audience_id`.
+    @Suite struct PlatformAudiences {
+        static func create(_ name: String, where constraint: [String: Any]) async throws -> String {
+            let query = String(decoding: try JSONSerialization.data(withJSONObject: constraint), as: UTF8.self)
+            let reply = try await PostsHTTP.send("POST", "/push_audiences", ["name": name, "query": query], master: true)
+            guard reply.status == 201, let id = reply.json?["objectId"] as? String else {
+                throw PostsTestError(description: "audience: \(reply.status) \(reply.text)")
+            }
+            return id
+        }
+
+        @Test func createReadUpdateDeleteWithTheQueryAsAnObject() async throws {
+            let name = PostsHTTP.uniqueClass("Fans")
+            let id = try await Self.create(name, where: ["deviceType": "ios"])
+            let got = try #require(try await PostsHTTP.send("GET", "/push_audiences/\(id)", master: true).json)
+            #expect(got["name"] as? String == name)
+            #expect((got["query"] as? [String: String]) == ["deviceType": "ios"])
+            let list = PostsHTTP.results(try await PostsHTTP.send("GET", "/push_audiences", master: true))
+            #expect(list.contains { $0["objectId"] as? String == id && ($0["query"] as? [String: String])?["deviceType"] == "ios" })
+            let update = try await PostsHTTP.send("PUT", "/push_audiences/\(id)", ["name": name + "2"], master: true)
+            #expect(update.status == 200)
+            #expect(try await PostsHTTP.send("GET", "/push_audiences/\(id)", master: true).json?["name"] as? String == name + "2")
+            #expect(try await PostsHTTP.send("DELETE", "/push_audiences/\(id)", master: true).status == 200)
+            #expect(try await PostsHTTP.send("GET", "/push_audiences/\(id)", master: true).status == 404)
+        }
+
+        @Test(arguments: ["GET /push_audiences", "GET /push_audiences/someId", "POST /push_audiences",
+                          "PUT /push_audiences/someId", "DELETE /push_audiences/someId"])
+        func everyRouteNeedsTheMasterKey(route: String) async throws {
+            let parts = route.split(separator: " ").map(String.init)
+            let reply = try await PostsHTTP.send(parts[0], parts[1], parts[0] == "POST" || parts[0] == "PUT" ? ["name": "x"] : nil)
+            #expect(reply.status == 403)
+            #expect(reply.text == #"{"error":"unauthorized: master key is required"}"#)
+        }
+
+        @Test func clientsMayCreateButOnlyTheMasterKeyReads() async throws {
+            let name = PostsHTTP.uniqueClass("Client")
+            let created = try await PostsHTTP.send("POST", "/classes/_Audience", ["name": name, "query": "{}"])
+            #expect(created.status == 201)
+            let clientView = try await PostsHTTP.find("_Audience", ["where": ["name": name]])
+            #expect(PostsHTTP.results(clientView).isEmpty)
+            #expect(PostsHTTP.results(try await PostsHTTP.find("_Audience", ["where": ["name": name]], master: true)).count == 1)
+        }
+
+        @Test func unknownFieldsAreRefused() async throws {
+            let reply = try await PostsHTTP.send("POST", "/classes/_Audience", ["lorem": "ipsum"])
+            #expect(reply.status == 400 && reply.code == 107)
+            #expect(reply.error == "Could not add field lorem")
+        }
+
+        @Test func aPushWithTheAudienceCountsAUse() async throws {
+            let id = try await Self.create(PostsHTTP.uniqueClass("Used"), where: ["deviceType": "nosuchtype"])
+            let before = try #require(try await PostsHTTP.send("GET", "/push_audiences/\(id)", master: true).json)
+            #expect(before["lastUsed"] == nil)
+            let push = try await PostsHTTP.send("POST", "/push", ["where": ["deviceType": "nosuchtype"], "audience_id": id,
+                                                                  "data": ["alert": "a"]], master: true)
+            #expect(push.status == 200)
+            let after = try #require(try await PostsHTTP.send("GET", "/push_audiences/\(id)", master: true).json)
+            #expect(after["timesUsed"] as? Int == 1)
+            #expect((after["lastUsed"] as? [String: Any])?["__type"] as? String == "Date")
+        }
+    }
+}
