@@ -11,17 +11,22 @@ struct AuthRouter: Sendable {
     let sessions: SessionHandler
     let roles: RoleHandler
     let account: AccountRequestsHandler
+    let emails: EmailRequestsHandler
+    let pages: PublicPagesHandler
     let includes: PointerIncludes
 
     init(pool: PostgresPool, settings: AuthSettings, includes: PointerIncludes) {
         self.includes = includes
         let store = SessionStore(settings: settings)
-        signup = SignupHandler(pool: pool, settings: settings, sessions: store)
+        let mailer = AccountMailer(settings: settings.email)
+        signup = SignupHandler(pool: pool, settings: settings, sessions: store, mailer: mailer)
         login = LoginHandler(pool: pool, settings: settings, sessions: store)
-        users = UserHandler(pool: pool, settings: settings, sessions: store)
+        users = UserHandler(pool: pool, settings: settings, sessions: store, mailer: mailer)
         sessions = SessionHandler(pool: pool, sessions: store)
         roles = RoleHandler(pool: pool)
         account = AccountRequestsHandler(pool: pool, sessions: store)
+        emails = EmailRequestsHandler(pool: pool, settings: settings, mailer: mailer)
+        pages = PublicPagesHandler(pool: pool, settings: settings, sessions: store)
     }
 
     func handle(_ request: AuthRequest) async throws -> RESTResponse {
@@ -57,8 +62,9 @@ struct AuthRouter: Sendable {
         case ("roles", 2, "GET"): return try await including(try await roles.get(request, id: segments[1]), for: request)
         case ("roles", 2, "PUT"): return try await roles.update(request, id: segments[1])
         case ("roles", 2, "DELETE"): return try await roles.delete(request, id: segments[1])
-        case ("requestPasswordReset", 1, "POST"), ("verificationEmailRequest", 1, "POST"):
-            return try await account.emailRequest(request)
+        case ("requestPasswordReset", 1, "POST"): return try await emails.requestPasswordReset(request)
+        case ("verificationEmailRequest", 1, "POST"): return try await emails.verificationEmailRequest(request)
+        case ("apps", _, _): return try await pages.handle(request)
         case ("loginAs", 1, "POST"): return try await account.loginAs(request)
         case ("upgradeToRevocableSession", 1, "POST"): return try await account.upgradeToRevocableSession(request)
         default:
