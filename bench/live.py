@@ -62,20 +62,28 @@ async def pong_if_ping(opcode, payload, writer):
 
 
 async def idle(url, count, hold):
-    connections = []
+    """Idle clients as SDKs keep them: connected, answering the server's pings, sending nothing else."""
+    connected = 0
+
+    async def hold_one(reader, writer):
+        nonlocal connected
+        writer.write(masked(json.dumps({"op": "connect", "applicationId": "myAppId"})))
+        while True:
+            opcode, payload = await read_frame(reader)
+            if not await pong_if_ping(opcode, payload, writer) and b'"connected"' in payload:
+                connected += 1
+
+    tasks = []
     for start in range(0, count, 500):
         batch = await asyncio.gather(*(open_socket(url) for _ in range(start, min(count, start + 500))))
-        connections += batch
-    for _, writer in connections:
-        writer.write(masked(json.dumps({"op": "connect", "applicationId": "myAppId"})))
-    answered = 0
-    for reader, writer in connections:
-        opcode, payload = await read_frame(reader)
-        answered += b'"connected"' in payload
-    print(json.dumps({"open": len(connections), "connected": answered}), flush=True)
+        tasks += [asyncio.ensure_future(hold_one(reader, writer)) for reader, writer in batch]
+    deadline = time.monotonic() + 60
+    while connected < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    print(json.dumps({"open": len(tasks), "connected": connected}), flush=True)
     await asyncio.sleep(hold)
-    for _, writer in connections:
-        writer.close()
+    for task in tasks:
+        task.cancel()
 
 
 class Stats:
