@@ -181,6 +181,35 @@ extension IntegrationSuite {
             #expect(try outsiderClient.expectNothing() == nil)
         }
 
+        @Test func classPermissionsAndProtectedFieldsApply() async throws {
+            let className = PostsHTTP.uniqueClass("LiveCLP")
+            let schema = try await PostsHTTP.send("POST", "/schemas/\(className)", [
+                "className": className,
+                "fields": ["name": ["type": "String"], "secret": ["type": "String"]],
+                "classLevelPermissions": [
+                    "find": ["requiresAuthentication": true], "get": ["requiresAuthentication": true],
+                    "create": ["*": true], "update": ["*": true], "delete": ["*": true], "count": ["*": true],
+                    "addField": ["*": true], "protectedFields": ["*": ["secret"]],
+                ],
+            ], master: true)
+            #expect(schema.status == 200, "\(schema.text)")
+            let user = try await AuthAPI.signUp("clp")
+            let member = try LiveQueryClient(), anonymous = try LiveQueryClient(), master = try LiveQueryClient()
+            try member.connect(sessionToken: user.token)
+            try anonymous.connect()
+            try master.connect(masterKey: TestStack.masterKey)
+            for client in [member, anonymous, master] { try client.subscribe(1, className: className) }
+
+            let id = try await PostsHTTP.create(className, ["name": "Tom", "secret": "s3cret"], master: true)
+            let seen = Self.object(try member.receive())
+            #expect(seen["objectId"] as? String == id)
+            #expect(seen["name"] as? String == "Tom")
+            #expect(seen["secret"] == nil)
+            #expect(Self.object(try master.receive())["secret"] as? String == "s3cret")
+            // find requires a signed-in user.
+            #expect(try anonymous.expectNothing() == nil)
+        }
+
         @Test func aLoggedOutSessionStopsReceivingAtOnce() async throws {
             let className = PostsHTTP.uniqueClass("LiveLogout")
             let user = try await AuthAPI.signUp("leaver")

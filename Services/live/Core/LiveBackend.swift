@@ -7,4 +7,6 @@ public protocol LiveBackend: Sendable {
     func identity(sessionToken: String) async throws -> Identity
     /// The object as a master-key read returns it, nil when it does not exist.
     func object(className: String, objectId: String) async throws -> [String: JSONValue]?
+    /// The class's `/schemas` entry, nil when the class has none yet.
+    func schema(className: String) async throws -> [String: JSONValue]?
 }

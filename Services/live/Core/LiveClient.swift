@@ -29,14 +29,17 @@ final class LiveSubscription {
     let keys: [String]?
     /// The subscription's own token, else the client's.
     let sessionToken: String?
+    /// The class-level permission its events need: `get` or `find`.
+    let operation: String
 
     init(client: LiveClient, requestId: JSONValue, className: String, matcher: WhereMatcher, keys: [String]?,
-         sessionToken: String?) {
+         sessionToken: String?, operation: String) {
         self.client = client
         self.requestId = requestId
         self.className = className
         self.matcher = matcher
         self.keys = keys
         self.sessionToken = sessionToken
+        self.operation = operation
     }
 }

@@ -74,9 +74,11 @@ extension LiveQueryHub {
         current["className"] = .string(className)
         original?["className"] = .string(className)
         var encoded = EncodedObjects(current: current, original: original)
+        let rules = currentRules(className)
         for subscription in subscriptions.values {
             let client = subscription.client
             let identity = sessions.current(subscription.sessionToken)
+            guard rules.allows(subscription.operation, identity: identity, hasMasterKey: client.hasMasterKey) else { continue }
             let isCurrent = subscription.matcher.matches(current)
                 && ObjectVisibility.mayRead(current, hasMasterKey: client.hasMasterKey, identity: identity)
             let op: String
@@ -95,7 +97,8 @@ extension LiveQueryHub {
                 case (false, false): continue
                 }
             }
-            let texts = encoded.texts(keys: subscription.keys)
+            let texts = encoded.texts(keys: subscription.keys,
+                                      hidden: rules.protectedFields(identity: identity, hasMasterKey: client.hasMasterKey))
             send(client.connection, LiveMessages.event(op, clientId: client.clientId, installationId: client.installationId,
                                                        requestId: subscription.requestId, object: texts.current,
                                                        original: deleted ? nil : texts.original))
@@ -103,22 +106,31 @@ extension LiveQueryHub {
     }
 }
 
-/// An event's object and original as JSON text, encoded once per distinct `keys` among the subscriptions.
+/// An event's object and original as JSON text, encoded once per distinct `keys` and protected fields among the
+/// subscriptions.
 struct EncodedObjects {
+    struct Shape: Hashable {
+        var keys: [String]?
+        var hidden: Set<String>
+    }
+
     let current: [String: JSONValue]
     let original: [String: JSONValue]?
-    private var byKeys: [[String]?: (current: String, original: String?)] = [:]
+    private var byShape: [Shape: (current: String, original: String?)] = [:]
 
     init(current: [String: JSONValue], original: [String: JSONValue]?) {
         self.current = current
         self.original = original
     }
 
-    mutating func texts(keys: [String]?) -> (current: String, original: String?) {
-        if let known = byKeys[keys] { return known }
-        let texts = (JSONValue.object(ObjectVisibility.shaped(current, keys: keys)).compactText,
-                     original.map { JSONValue.object(ObjectVisibility.shaped($0, keys: keys)).compactText })
-        byKeys[keys] = texts
+    mutating func texts(keys: [String]?, hidden: Set<String>) -> (current: String, original: String?) {
+        let shape = Shape(keys: keys, hidden: hidden)
+        if let known = byShape[shape] { return known }
+        func text(_ object: [String: JSONValue]) -> String {
+            JSONValue.object(ObjectVisibility.shaped(object, keys: keys).filter { !hidden.contains($0.key) }).compactText
+        }
+        let texts = (text(current), original.map(text))
+        byShape[shape] = texts
         return texts
     }
 }

@@ -18,6 +18,8 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     var sessions = SessionStates()
     var objects = ObjectCache(capacity: 50_000)
     var fetching: [String: [LiveEvent]] = [:]
+    var rules: [String: (rules: ClassRules, loaded: ContinuousClock.Instant)] = [:]
+    var waitingForRules: [String: [(ClassRules) -> Void]] = [:]
 
     public init(loop: SocketLoop, backend: any LiveBackend, keys: LiveKeys, logger: Logger) {
         self.loop = loop
@@ -106,7 +108,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         }
         let keys = (query["keys"] ?? query["fields"])?.arrayValue?.compactMap(\.stringValue)
         let token = message["sessionToken"]?.stringValue ?? client.sessionToken
-        withSession(token) { [self] identity in
+        withSession(token) { [self] identity in withRules(className) { [self] _ in
             guard clients[connection] === client, let id = requestId.numberValue else { return }
             if className == "_Session" && identity?.userId == nil && !client.hasMasterKey {
                 send(connection, LiveMessages.error(code: ParseError.Code.invalidSessionToken.rawValue, "Invalid session token",
@@ -114,14 +116,17 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
                 return
             }
             if let previous = client.subscriptions[id] { remove(previous) }
+            // parse-server checks `get` for a query on one objectId alone, `find` otherwise.
+            let whereClause = query["where"]?.objectValue ?? [:]
+            let operation = whereClause.count == 1 && whereClause["objectId"]?.stringValue != nil ? "get" : "find"
             let subscription = LiveSubscription(client: client, requestId: requestId, className: className, matcher: matcher,
-                                                keys: keys, sessionToken: token)
+                                                keys: keys, sessionToken: token, operation: operation)
             client.subscriptions[id] = subscription
             byClass[className, default: [:]][ObjectIdentifier(subscription)] = subscription
             if let token { sessions.retain(token) }
             send(connection, LiveMessages.event("subscribed", clientId: client.clientId, installationId: client.installationId,
                                                 requestId: requestId))
-        }
+        } }
     }
 
     private func handleUnsubscribe(_ connection: UInt64, _ message: JSONValue, notify: Bool) {

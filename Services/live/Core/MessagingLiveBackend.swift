@@ -17,8 +17,15 @@ struct MessagingLiveBackend: LiveBackend {
     }
 
     func object(className: String, objectId: String) async throws -> [String: JSONValue]? {
-        let request = RESTRequest(method: "GET", path: "classes/\(className)/\(objectId)", query: [:], body: nil,
-                                  serverURL: "http://127.0.0.1/parse")
+        try await read("classes/\(className)/\(objectId)")
+    }
+
+    func schema(className: String) async throws -> [String: JSONValue]? {
+        try await read("schemas/\(className)")
+    }
+
+    private func read(_ path: String) async throws -> [String: JSONValue]? {
+        let request = RESTRequest(method: "GET", path: path, query: [:], body: nil, serverURL: "http://127.0.0.1/parse")
         let response: RESTResponse = try await client.send(RESTRequest.type, request, to: .posts,
                                                            requestId: UUID().uuidString.lowercased(),
                                                            identity: .master, timeout: timeout)

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""The client side of bench/live.sh (asyncio, raw sockets, PyPI's websockets for the baseline server).
+
+    live.py idle URL COUNT HOLD_SECONDS            open COUNT WebSocket connections, connect each, hold them
+    live.py fanout URL CLASS SUBSCRIBERS RATE SECONDS REST_BASE APP_ID OBJECT_IDS [CONTROL_URL]
+        SUBSCRIBERS clients subscribe to CLASS on URL; votes go to REST_BASE at RATE per second over the objects;
+        with CONTROL_URL each vote's answer is also sent there as the frame the baseline server broadcasts.
+        Prints one JSON line: frames, frames_per_second, p50_ms, p99_ms, votes, vote_errors.
+    live.py broadcast-server PORT                   the baseline: a websockets server that sends every message
+                                                    received on /control to every other connection
+"""
+import asyncio
+import base64
+import json
+import os
+import struct
+import sys
+import time
+import urllib.parse
+
+
+def handshake_request(url):
+    parts = urllib.parse.urlsplit(url)
+    key = base64.b64encode(os.urandom(16)).decode()
+    return parts.hostname, parts.port, (
+        f"GET {parts.path or '/'} HTTP/1.1\r\nHost: {parts.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+def masked(text):
+    payload = text.encode()
+    mask = os.urandom(4)
+    header = bytes([0x81])
+    header += bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + struct.pack("!H", len(payload))
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def open_socket(url):
+    host, port, request = handshake_request(url)
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(request)
+    await reader.readuntil(b"\r\n\r\n")
+    return reader, writer
+
+
+async def read_frame(reader):
+    first, second = await reader.readexactly(2)
+    length = second & 0x7F
+    if length == 126:
+        length = struct.unpack("!H", await reader.readexactly(2))[0]
+    elif length == 127:
+        length = struct.unpack("!Q", await reader.readexactly(8))[0]
+    return first & 0x0F, await reader.readexactly(length)
+
+
+async def pong_if_ping(opcode, payload, writer):
+    if opcode == 9:
+        mask = os.urandom(4)
+        writer.write(bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        return True
+    return False
+
+
+async def idle(url, count, hold):
+    """Idle clients as SDKs keep them: connected, answering the server's pings, sending nothing else."""
+    connected = 0
+
+    async def hold_one(reader, writer):
+        nonlocal connected
+        writer.write(masked(json.dumps({"op": "connect", "applicationId": "myAppId"})))
+        while True:
+            opcode, payload = await read_frame(reader)
+            if not await pong_if_ping(opcode, payload, writer) and b'"connected"' in payload:
+                connected += 1
+
+    tasks = []
+    for start in range(0, count, 500):
+        batch = await asyncio.gather(*(open_socket(url) for _ in range(start, min(count, start + 500))))
+        tasks += [asyncio.ensure_future(hold_one(reader, writer)) for reader, writer in batch]
+    deadline = time.monotonic() + 60
+    while connected < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    print(json.dumps({"open": len(tasks), "connected": connected}), flush=True)
+    await asyncio.sleep(hold)
+    for task in tasks:
+        task.cancel()
+
+
+class Stats:
+    def __init__(self):
+        self.frames = 0
+        self.delays = []
+        self.answers = {}
+
+
+async def subscriber(url, class_name, stats, sample, ready, app_id):
+    reader, writer = await open_socket(url)
+    writer.write(masked(json.dumps({"op": "connect", "applicationId": app_id})))
+    writer.write(masked(json.dumps({"op": "subscribe", "requestId": 1, "query": {"className": class_name, "where": {}}})))
+    seen = 0
+    while True:
+        opcode, payload = await read_frame(reader)
+        if await pong_if_ping(opcode, payload, writer):
+            continue
+        seen += 1
+        if seen == 2:
+            ready.release()
+            continue
+        if seen < 2:
+            continue
+        stats.frames += 1
+        if sample:
+            now = time.monotonic()
+            message = json.loads(payload)
+            obj = message.get("object", {})
+            answered = stats.answers.get((obj.get("objectId"), obj.get("votes")))
+            if answered is not None:
+                stats.delays.append(now - answered)
+
+
+async def voter(rest, app_id, object_ids, rate, seconds, stats, control_writer, class_name):
+    parts = urllib.parse.urlsplit(rest)
+    workers = 16
+    per_worker = rate / workers
+    errors = 0
+    votes = 0
+
+    async def worker(index):
+        nonlocal errors, votes
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        body = b'{"votes":{"__op":"Increment","amount":1}}'
+        start = time.monotonic()
+        sent = 0
+        while time.monotonic() - start < seconds:
+            due = start + sent / per_worker
+            delay = due - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            object_id = object_ids[(index + sent * workers) % len(object_ids)]
+            writer.write((f"PUT {parts.path}/classes/{class_name}/{object_id} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                          f"X-Parse-Application-Id: {app_id}\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = int([line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")][0])
+            answer = json.loads(await reader.readexactly(length))
+            sent += 1
+            if b" 200 " not in head.split(b"\r\n")[0]:
+                errors += 1
+                continue
+            votes += 1
+            stats.answers[(object_id, answer["votes"])] = time.monotonic()
+            if control_writer is not None:
+                frame = json.dumps({"op": "update", "clientId": "baseline", "requestId": 1,
+                                    "object": {"className": class_name, "objectId": object_id, "votes": answer["votes"],
+                                               "updatedAt": answer["updatedAt"]}})
+                control_writer.write(masked(frame))
+        writer.close()
+
+    await asyncio.gather(*(worker(i) for i in range(workers)))
+    return votes, errors
+
+
+async def fanout(url, class_name, subscribers, rate, seconds, rest, app_id, object_ids, control_url=None):
+    stats = Stats()
+    ready = asyncio.Semaphore(0)
+    tasks = [asyncio.ensure_future(subscriber(url, class_name, stats, index < 50, ready, app_id)) for index in range(subscribers)]
+    for _ in range(subscribers):
+        await ready.acquire()
+    control_writer = None
+    if control_url:
+        _, control_writer = await open_socket(control_url)
+    started = time.monotonic()
+    votes, errors = await voter(rest, app_id, object_ids, rate, seconds, stats, control_writer, class_name)
+    await asyncio.sleep(1)
+    elapsed = time.monotonic() - started
+    for task in tasks:
+        task.cancel()
+    delays = sorted(stats.delays)
+    def pick(q):
+        return round(delays[min(len(delays) - 1, int(q * len(delays)))] * 1000, 2) if delays else None
+    print(json.dumps({"frames": stats.frames, "frames_per_second": round(stats.frames / elapsed),
+                      "p50_ms": pick(0.5), "p99_ms": pick(0.99), "votes": votes, "vote_errors": errors,
+                      "expected_frames": votes * subscribers}), flush=True)
+
+
+async def broadcast_server(port):
+    from websockets.asyncio.server import broadcast, serve
+    clients = set()
+
+    async def handler(connection):
+        if connection.request.path == "/control":
+            async for message in connection:
+                broadcast(clients, message)
+            return
+        clients.add(connection)
+        try:
+            async for message in connection:
+                request = json.loads(message)
+                if request.get("op") == "connect":
+                    await connection.send(json.dumps({"op": "connected", "clientId": "baseline"}))
+                elif request.get("op") == "subscribe":
+                    await connection.send(json.dumps({"op": "subscribed", "clientId": "baseline", "requestId": 1}))
+        finally:
+            clients.discard(connection)
+
+    async with serve(handler, "127.0.0.1", port, compression=None, max_queue=None):
+        print(json.dumps({"listening": port}), flush=True)
+        await asyncio.Future()
+
+
+def main():
+    command, args = sys.argv[1], sys.argv[2:]
+    if command == "idle":
+        asyncio.run(idle(args[0], int(args[1]), float(args[2])))
+    elif command == "fanout":
+        asyncio.run(fanout(args[0], args[1], int(args[2]), float(args[3]), float(args[4]), args[5], args[6],
+                           args[7].split(","), args[8] if len(args) > 8 else None))
+    elif command == "broadcast-server":
+        asyncio.run(broadcast_server(int(args[0])))
+
+
+if __name__ == "__main__":
+    main()

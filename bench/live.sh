@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Measures the live service (Parse LiveQuery over WebSocket) in one run:
+#   1. BENCH_IDLE_CONNECTIONS (10,000) idle connections, each after `connect`: the RSS of live while they are held;
+#   2. BENCH_SUBSCRIBERS (1,000) subscribers of one Cat class while votes arrive at BENCH_VOTE_RATE (500/s) over
+#      BENCH_CATS cats: frames delivered per second and the delay from a vote's answer to its frame (p50, p99,
+#      measured on 50 of the subscribers);
+#   3. the baseline, in the same run: a Python `websockets` broadcast server sending the same frames (one per vote
+#      answer) to the same number of clients.
+# Targets: fan-out >= 2x the baseline, p99 < 100 ms at 500 votes/s, live under 200 MB. See bench/README.md.
+set -euo pipefail
+
+REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly REPO_ROOT
+# shellcheck source=bench/lib.sh
+source "$REPO_ROOT/bench/lib.sh"
+
+LIVE_PORT=${PARSE_LIVE_QUERY_PORT:-$((PORT + 1))}
+IDLE=${BENCH_IDLE_CONNECTIONS:-10000}
+SUBSCRIBERS=${BENCH_SUBSCRIBERS:-1000}
+RATE=${BENCH_VOTE_RATE:-500}
+DURATION=${BENCH_DURATION:-10}
+CATS=${BENCH_CATS:-100}
+BASELINE_PORT=${BENCH_BASELINE_PORT:-28090}
+readonly LIVE_PORT IDLE SUBSCRIBERS RATE DURATION CATS BASELINE_PORT
+readonly CLIENT="$REPO_ROOT/bench/live.py"
+readonly LIVE_URL="ws://127.0.0.1:$LIVE_PORT$MOUNT"
+CLASS=BenchLiveCat$RANDOM
+readonly CLASS
+
+WORK_DIR=$(mktemp -d /tmp/bench-live.XXXXXX)
+BASELINE_PID=
+IDLE_PID=
+
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    [[ -z $IDLE_PID ]] || kill "$IDLE_PID" 2>/dev/null || true
+    [[ -z $BASELINE_PID ]] || kill "$BASELINE_PID" 2>/dev/null || true
+    rm -rf "$WORK_DIR"
+    if ((STARTED_STACK)); then
+        say "stopping the stack this run started"
+        "$STACK" down || true
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+rss_mb() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+ensure_stack
+python3 -c 'import websockets.asyncio.server' 2>/dev/null || python3 -m pip install --user --quiet 'websockets>=13'
+# Each connection is a descriptor on both ends.
+ulimit -n "$(ulimit -Hn)"
+LIVE_PID=$(pid_of live) || die "live is not running in $STACK_DIR"
+
+say "creating $CATS cats in $CLASS"
+ids=()
+for ((i = 0; i < CATS; i++)); do
+    id=$(curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
+        --data "{\"name\":\"cat $i\",\"votes\":0}" "$BASE/classes/$CLASS" | sed 's/.*"objectId":"\([^"]*\)".*/\1/')
+    ids+=("$id")
+done
+IDS=$(IFS=,; echo "${ids[*]}")
+
+say "1. $IDLE idle connections"
+rss_before=$(rss_mb "$LIVE_PID")
+python3 "$CLIENT" idle "$LIVE_URL" "$IDLE" 600 >"$WORK_DIR/idle.out" &
+IDLE_PID=$!
+until [[ -s $WORK_DIR/idle.out ]]; do
+    kill -0 "$IDLE_PID" 2>/dev/null || die "the idle clients stopped"
+    sleep 1
+done
+sleep 2
+rss_idle=$(rss_mb "$LIVE_PID")
+idle_result=$(cat "$WORK_DIR/idle.out")
+kill "$IDLE_PID" 2>/dev/null || true
+wait "$IDLE_PID" 2>/dev/null || true
+IDLE_PID=
+sleep 2
+
+say "2. $SUBSCRIBERS subscribers of $CLASS, $RATE votes/s for $DURATION s, through live"
+live_result=$(python3 "$CLIENT" fanout "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" "$BASE" "$APP_ID" "$IDS")
+rss_fanout=$(rss_mb "$LIVE_PID")
+
+say "3. the same through a Python websockets broadcast server (baseline)"
+python3 "$CLIENT" broadcast-server "$BASELINE_PORT" >"$WORK_DIR/baseline.out" &
+BASELINE_PID=$!
+until [[ -s $WORK_DIR/baseline.out ]]; do
+    kill -0 "$BASELINE_PID" 2>/dev/null || die "the baseline server stopped"
+    sleep 0.2
+done
+baseline_result=$(python3 "$CLIENT" fanout "ws://127.0.0.1:$BASELINE_PORT/" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" \
+    "$BASE" "$APP_ID" "$IDS" "ws://127.0.0.1:$BASELINE_PORT/control")
+kill "$BASELINE_PID" 2>/dev/null || true
+BASELINE_PID=
+
+field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2]))' "$1" "$2"; }
+
+printf '\nidle: %s; live RSS %s MB before, %s MB with them held\n' "$idle_result" "$rss_before" "$rss_idle"
+printf '%-22s %12s %14s %9s %9s %7s\n' target frames/s expected/sent p50_ms p99_ms votes
+for name in live baseline; do
+    result=$([[ $name == live ]] && echo "$live_result" || echo "$baseline_result")
+    printf '%-22s %12s %14s %9s %9s %7s\n' "$name" "$(field "$result" frames_per_second)" \
+        "$(field "$result" frames)/$(field "$result" expected_frames)" "$(field "$result" p50_ms)" \
+        "$(field "$result" p99_ms)" "$(field "$result" votes)"
+done
+ratio=$(python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(round(a / b, 2) if b else "n/a")' \
+    "$(field "$live_result" frames_per_second)" "$(field "$baseline_result" frames_per_second)")
+printf 'fan-out live/baseline: %sx (target 2x); live RSS after the fan-out run %s MB (target < 200)\n' "$ratio" "$rss_fanout"
