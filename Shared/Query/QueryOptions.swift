@@ -11,6 +11,9 @@ public struct QueryOptions: Sendable {
     public var excludeKeys: [String] = []
     public var include: [String] = []
     public var count = false
+    /// `explain`: answer the plan instead of the rows.
+    public var explain = false
+    public var hint: JSONValue?
 
     public static let findParameters: Set<String> = [
         "where", "limit", "skip", "order", "keys", "excludeKeys", "include", "includeAll", "count",
@@ -42,8 +45,13 @@ public struct QueryOptions: Sendable {
         for key in options.keys where !Self.findParameters.contains(key) {
             throw ParseError(.invalidQuery, "Invalid parameter for query: \(key)")
         }
-        if options["explain"] != nil || options["redirectClassNameForKey"] != nil {
-            throw ParseError(.invalidQuery, "explain and redirectClassNameForKey are not supported by this server.")
+        if options["redirectClassNameForKey"] != nil {
+            throw ParseError(.invalidQuery, "redirectClassNameForKey is not supported by this server.")
+        }
+        if let value = options["explain"] { explain = try Self.flag(value) }
+        switch options["hint"] {
+        case nil, .null?: break
+        case let value?: hint = value
         }
         switch options["where"] {
         case nil, .null?: break

@@ -61,7 +61,7 @@ struct WhereTranslatorTests {
         (#"{"$nor":[]}"#, .invalidQuery),
         (#"{"name":{"$regex":"a","$options":"q"}}"#, .invalidQuery),
         (#"{"votes":{"$gt":"abc"}}"#, .incorrectType),
-        (#"{"name":{"$nearSphere":{}}}"#, .invalidQuery),
+        (#"{"name":{"$nearSphere":{}}}"#, .invalidJSON),
     ])
     func badInputIsAParseError(json: String, code: ParseError.Code) async throws {
         do {

@@ -22,7 +22,10 @@ struct ClassFieldMapping: FieldMapping {
 
     /// The condition that keeps rows the caller may not read out; nil for the master key.
     func readFilter(alias: String, translator: WhereTranslator) -> String? {
-        AccessControl.readFilter(identity, &translator.parameters, table: alias)
+        let filters = [AccessControl.readFilter(identity, &translator.parameters, table: alias),
+                       PointerPermissions.restriction("find", schema: schema, identity: identity, alias: alias, &translator.parameters)]
+        let present = filters.compactMap { $0 }
+        return present.isEmpty ? nil : present.joined(separator: " AND ")
     }
 
     func relatedTo(owner: String, ownerId: String, key: String, alias: String, translator: WhereTranslator) async throws -> String {

@@ -13,6 +13,9 @@ enum ClassPermissions {
             if identity.userId != nil { return }
             throw ParseError(.objectNotFound, "Permission denied, user needs to be authenticated.")
         }
+        // Pointer permissions grant it object by object (`PointerPermissions`), never a create.
+        if operation != "create" && operation != "addField"
+            && PointerPermissions.fields(operation, schema: schema, identity: identity) != nil { return }
         throw ParseError(.operationForbidden,
                          "Permission denied for action \(operation) on class \(schema?.className ?? "").")
     }

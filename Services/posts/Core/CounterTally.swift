@@ -126,9 +126,13 @@ struct CounterTally {
     /// The voter's right to write the object: the read-only master key never; class-level `update`; the ACL, where
     /// a refusal looks like a missing object, as for any other update.
     static func refusal(for voter: Identity, schema: ClassSchema, writers: [String]?) -> ParseError? {
-        do {
+        do throws(ParseError) {
             try ClassPermissions.refuseReadOnlyMaster(voter, "update")
             try ClassPermissions.check("update", schema: schema, identity: voter)
+            // A vote round reads no pointer fields: an update that only pointer permissions grant is refused.
+            if PointerPermissions.fields("update", schema: schema, identity: voter) != nil {
+                throw ParseError(.operationForbidden, "Permission denied for action update on class \(schema.className).")
+            }
         } catch {
             return error
         }

@@ -23,6 +23,9 @@ struct ObjectReader {
             var parameters = SQLParameters()
             var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(className)) AS t0 WHERE t0.\"objectId\" = \(parameters.bind(objectId))"
             if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
+            if let filter = PointerPermissions.restriction("get", schema: schema, identity: context.identity, alias: "t0", &parameters) {
+                sql += " AND " + filter
+            }
             let classParameter = parameters.bind(className)
             let rows = try await connection.query(SchemaStore.withFingerprint(sql, classParameter: classParameter), parameters.values).rows
             let object = rows.first.flatMap { $0["objectId"] == nil ? nil : context.codec.object($0, schema) }
@@ -32,7 +35,8 @@ struct ObjectReader {
             try context.mayUseMissingClass(className)
             throw ParseError(.objectNotFound, "Object not found.")
         }
-        guard let object else { throw ParseError(.objectNotFound, "Object not found.") }
+        guard var object else { throw ParseError(.objectNotFound, "Object not found.") }
+        ProtectedFields(schema: schema, identity: context.identity)?.strip(&object)
         var objects = [object]
         try await expandIncludes(&objects, schema, paths: includePaths(options, schema))
         return options.project(objects[0])
@@ -42,7 +46,17 @@ struct ObjectReader {
         // Includes are expanded once the rows are final: `withValidSchema` may run its body twice.
         let found: (rows: [[String: JSONValue]], count: Int?, schema: ClassSchema)? = try await withValidSchema(className) { schema in
             try ClassPermissions.check("find", schema: schema, identity: context.identity)
+            if let hint = options.hint {
+                do {
+                    try QueryHint.check(hint, schema: schema)
+                } catch {
+                    // The cached schema may predate the index the hint names.
+                    try QueryHint.check(hint, schema: try await SchemaStore.load(className, on: connection) ?? schema)
+                }
+            }
             if options.count { try ClassPermissions.check("count", schema: schema, identity: context.identity) }
+            let protected = ProtectedFields(schema: schema, identity: context.identity)
+            try protected?.checkQuery(options.whereClause, className: className)
             let statement = try await prepareFind(schema, options: options)
             if mayCreateIndexes {
                 try await IndexManager.ensureIndexes(for: statement.indexedFields, schema: schema, on: connection)
@@ -61,6 +75,7 @@ struct ObjectReader {
             let objects = rows.filter { $0["objectId"] != nil }.map { row in
                 var object = context.codec.object(row, schema)
                 if let score = row["__score"].flatMap(Double.init) { object["score"] = .number(score) }
+                protected?.strip(&object)
                 return object
             }
             return (fingerprint, (objects, count, schema))
@@ -74,6 +89,20 @@ struct ObjectReader {
         var objects = found.rows
         try await expandIncludes(&objects, found.schema, paths: includePaths(options, found.schema))
         return FindResult(results: objects.map { .object(options.project($0)) }, count: found.count)
+    }
+
+    /// `explain`: the plan of the find as PostgreSQL's JSON (parse-server answers its database's plan), for the master
+    /// key only, as parse-server 8 does by default.
+    func explain(_ className: String, options: QueryOptions) async throws -> JSONValue {
+        guard context.identity.isMaster || context.identity.isReadOnlyMaster else {
+            throw ParseError(.invalidQuery, "Using the explain query parameter requires the master key")
+        }
+        guard let schema = try await SchemaStore.load(className, on: connection) else { return .array([]) }
+        if let hint = options.hint { try QueryHint.check(hint, schema: schema) }
+        let statement = try await prepareFind(schema, options: options)
+        let sql = statement.rowsSQL ?? statement.countSQL
+        let rows = try await connection.query("EXPLAIN (FORMAT JSON) " + sql, statement.parameters).rows
+        return rows.first?[0].flatMap(JSONValue.parse) ?? .array([])
     }
 
     /// Runs `body` with the class's schema, cached when possible. `body` returns the fingerprint its statement
@@ -239,7 +268,15 @@ struct ObjectReader {
         var parameters = SQLParameters()
         var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(schema.className)) AS t0 WHERE t0.\"objectId\" = ANY(\(parameters.bindTextArray(ids)))"
         if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
-        return try await connection.query(sql, parameters.values).rows.map { context.codec.object($0, schema) }
+        if let filter = PointerPermissions.restriction("get", schema: schema, identity: context.identity, alias: "t0", &parameters) {
+            sql += " AND " + filter
+        }
+        let protected = ProtectedFields(schema: schema, identity: context.identity)
+        return try await connection.query(sql, parameters.values).rows.map { row in
+            var object = context.codec.object(row, schema)
+            protected?.strip(&object)
+            return object
+        }
     }
 
     private static func pointers(in value: JSONValue?) -> [(className: String, objectId: String)] {

@@ -93,6 +93,9 @@ struct ObjectWriter {
         }
         var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
         if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
+        if let filter = PointerPermissions.restriction("update", schema: schema, identity: context.identity, alias: "", &parameters) {
+            conditions.append(filter)
+        }
         // The object before the change, locked until the transaction ends, for the event's `original`.
         let before = try await connection.query(
             "SELECT \(ValueCodec.selectList(schema)) FROM \(Names.table(className)) WHERE \"objectId\" = $1 FOR UPDATE", [objectId])
@@ -123,6 +126,9 @@ struct ObjectWriter {
         var parameters = SQLParameters()
         var conditions = ["\"objectId\" = \(parameters.bind(objectId))"]
         if let filter = AccessControl.writeFilter(context.identity, &parameters) { conditions.append(filter) }
+        if let filter = PointerPermissions.restriction("delete", schema: schema, identity: context.identity, alias: "", &parameters) {
+            conditions.append(filter)
+        }
         let result = try await connection.query(
             "DELETE FROM \(Names.table(className)) WHERE \(conditions.joined(separator: " AND ")) RETURNING \(ValueCodec.selectList(schema))",
             parameters.values)

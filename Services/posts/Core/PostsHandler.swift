@@ -61,8 +61,8 @@ struct PostsHandler: Sendable {
             return try await SchemasHandler(context: context).purge(parts[1], on: connection)
         case ("serverInfo", 1):
             return try ServerInfoHandler.handle(request, identity: context.identity)
-        case ("aggregate", _):
-            throw ParseError(.invalidQuery, "Aggregate queries are not supported by this server.")
+        case ("aggregate", 2):
+            return try await AggregateHandler(context: context, connection: connection).handle(request, className: parts[1])
         default:
             break
         }
@@ -88,6 +88,7 @@ struct PostsHandler: Sendable {
             let options = try QueryOptions(find: QueryOptions.merge(query: request.query, body: request.body))
             var reader = ObjectReader(context: context, connection: connection)
             reader.mayCreateIndexes = !inTransaction
+            if options.explain { return Self.json(200, .object(["results": try await reader.explain(className, options: options)])) }
             let found = try await reader.find(className, options: options)
             var body: [String: JSONValue] = ["results": .array(found.results)]
             if let count = found.count { body["count"] = .number(Double(count)) }
