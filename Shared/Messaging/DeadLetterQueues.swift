@@ -74,12 +74,25 @@ public struct DeadLetterQueues: Sendable {
     }
 
     private func session<T>(_ body: (AMQPSession) throws(AMQPSession.Failure) -> T) throws(Failure) -> T {
+        let session = try connected()
+        defer { session.close() }
         do {
-            let session = try AMQPSession(url: url, generation: 0, timeoutSeconds: timeoutSeconds)
-            defer { session.close() }
             return try body(session)
         } catch {
             throw Failure(description: error.description)
         }
+    }
+
+    /// The first node of `url` that answers, so that a cluster's lost node does not stop the tool.
+    private func connected() throws(Failure) -> AMQPSession {
+        var failures: [String] = []
+        for node in url.nodes {
+            do {
+                return try AMQPSession(url: node, generation: 0, timeoutSeconds: timeoutSeconds)
+            } catch {
+                failures.append(error.description)
+            }
+        }
+        throw Failure(description: failures.joined(separator: "; "))
     }
 }
