@@ -7,7 +7,7 @@ let services = ["auth", "posts", "votes", "files"]
 func serviceTargets(_ name: String) -> [Target] {
     let title = name.prefix(1).uppercased() + name.dropFirst()
     let core = title + "Core"
-    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt"] : []
+    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto"] : []
     let usesQueries = name == "auth" || name == "posts"
     return [
         .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra
@@ -43,6 +43,9 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         // epoll and eventfd, which Glibc's module leaves out (no library to link).
         .systemLibrary(name: "CEpoll", path: "Shared/CEpoll"),
+        // libcurl (Debian: libcurl4-openssl-dev): the SMTP client for verification and password reset mails, and the HTTP client for providers' keys and APIs.
+        .systemLibrary(name: "CCurl", path: "Shared/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 

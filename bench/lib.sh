@@ -17,7 +17,8 @@ readonly BASE="http://127.0.0.1:$PORT$MOUNT"
 # The stack's state folder (pid files), as deploy/stack reads it.
 STACK_DIR=${PARSE_STACK_DIR:-$REPO_ROOT/.stack}
 readonly STACK_DIR
-pid_of() { local pid=; read -r pid <"$STACK_DIR/run/$1.pid" 2>/dev/null; [[ -n $pid ]] && echo "$pid"; }
+# Missing for a part the stack does not run (the second and third RabbitMQ nodes of a single-node stack).
+pid_of() { local pid= file="$STACK_DIR/run/$1.pid"; [[ -r $file ]] || return 1; read -r pid <"$file"; [[ -n $pid ]] && echo "$pid"; }
 
 psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$db" "$@"; }
 

@@ -35,3 +35,8 @@ static inline size_t CMHD_connection_header_size(struct MHD_Connection *connecti
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
 }
+/* MHD_upgrade_action is C-variadic too; closing is the one action an upgraded connection needs. */
+static inline enum MHD_Result CMHD_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
+{
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}

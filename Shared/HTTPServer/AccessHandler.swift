@@ -69,6 +69,9 @@ private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url
     case .payloadTooLarge:
         return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: true)
     case .accept(let declaredLength):
+        if let upstream = core.configuration.upgradeUpstream, upstream.handles(head) {
+            return UpgradeProxy.begin(upstream, relay: core.relay, head, on: connection)
+        }
         if let streaming = core.responder as? any HTTPStreamingResponder, streaming.streamsBody(of: head) {
             return beginStreamedRequest(core, streaming, connection, head, declaredLength, requestPointer)
         }

@@ -22,6 +22,10 @@ enum DaemonLauncher {
         OpenFileLimit.raise(toAtLeast: configuration.connectionLimit + 256)
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
+        if configuration.upgradeUpstream != nil {
+            flags |= MHD_ALLOW_UPGRADE.rawValue
+            core.relay.start()
+        }
         if bindAddress.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
         let retained = Unmanaged.passRetained(core)

@@ -89,6 +89,7 @@ public final class HTTPServer: Sendable {
         watchdog?.stop()
         // A streamed body may have its connection suspended while it waits for data; MHD must not stop then.
         core.tracker.cancelStreams()
+        core.relay.stop()
         MHD_stop_daemon(daemon.pointer)
         // A quiesced listen socket is the caller's to close, and only once the daemon's threads are gone.
         if listenSocket >= 0 { close(listenSocket) }

@@ -29,6 +29,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Size of the parts an `HTTPStreamingResponder` reads a streamed body in; about two of them are buffered
     /// per request.
     public var streamPartBytes = 1 << 20
+    /// Where WebSocket upgrades go (the gateway's LiveQuery pass-through); nil answers them as plain requests.
+    public var upgradeUpstream: UpgradeUpstream?
 
     public init(host: String = "127.0.0.1",
                 port: UInt16 = 1337,

@@ -5,6 +5,8 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let headPolicy: RequestHeadPolicy
     let tracker = RequestTracker()
+    /// Carries WebSocket upgrades to `configuration.upgradeUpstream`, when one is set.
+    let relay = UpgradeRelay()
     let connections = ConnectionRegistry()
 
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {

@@ -10,11 +10,11 @@ extension AMQPSession {
         let message: DeadLetter
     }
 
-    /// The number of ready messages. The queue is declared as `Topology` declares dead-letter queues (durable, no
-    /// arguments), which is idempotent and answers with its length.
+    /// The number of ready messages. A passive declare answers with the queue's length whatever arguments it was
+    /// declared with (a quorum queue refuses a declaration without its `x-queue-type`).
     func messageCount(_ queue: String) throws(Failure) -> Int {
         let arena = CArena()
-        let ok = amqp_queue_declare(connection, Self.mainChannel, arena.bytes(queue), 0, 1, 0, 0, amqp_empty_table)
+        let ok = amqp_queue_declare(connection, Self.mainChannel, arena.bytes(queue), 1, 1, 0, 0, amqp_empty_table)
         try check(amqp_get_rpc_reply(connection), "queue.declare \(queue)")
         return Int(ok?.pointee.message_count ?? 0)
     }

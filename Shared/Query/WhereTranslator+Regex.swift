@@ -10,10 +10,11 @@ extension WhereTranslator {
             throw ParseError(.invalidQuery, "Bad $options value for query: \(options?.compactText ?? "")")
         }
         let regex = try RegexPattern(pattern, options: options?.stringValue ?? "")
-        guard column.type.kind == .string || column.isSchemaless || !column.exists else {
+        guard column.type.kind == .string || column.isNested || !column.exists else {
             throw ParseError(.invalidQuery, "$regex applies to String fields only.")
         }
-        if column.isSchemaless {
+        // A value inside a document (a dotted path, a custom field) matches when it is a string.
+        if column.isNested {
             return "(jsonb_typeof(\(column.sql)) = 'string' AND (\(column.sql) #>> '{}') \(regex.sqlOperator) \(bind(regex.postgresPattern)))"
         }
         return "\(column.sql) \(regex.sqlOperator) \(bind(regex.postgresPattern))"

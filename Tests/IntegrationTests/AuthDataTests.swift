@@ -126,7 +126,7 @@ extension IntegrationSuite {
                 #expect(AuthAPI.error(reply) == unsupported, "\(body): \(reply.text)")
             }
             let user = try await AuthAPI.signUp("unknownlink")
-            let link = try await AuthAPI.send("PUT", "/users/\(user.id)", ["authData": ["facebook": ["id": "1", "access_token": "x"]]],
+            let link = try await AuthAPI.send("PUT", "/users/\(user.id)", ["authData": ["twitter": ["id": "1", "auth_token": "x"]]],
                                               token: user.token)
             #expect(AuthAPI.error(link) == unsupported)
             // `{}` is no authData at all: the ordinary signup rules apply.

@@ -37,5 +37,23 @@ extension IntegrationSuite {
             let first = try #require((found.json?["results"] as? [[String: Any]])?.first, "\(found.text)")
             #expect((first["child"] as? [String: Any])?["name"] as? String == "parsephp")
         }
+
+        @Test func usersIncludedFromSessionsAndUsersComeFromAuthItself() async throws {
+            let cls = PostsHTTP.uniqueClass("Pet")
+            let pet = try await PostsHTTP.create(cls, ["name": "rex"])
+            let friend = try await AuthAPI.signUp("friend", extra: ["pet": PostsHTTP.pointer(cls, pet), "ACL": ["*": ["read": true]]])
+            let user = try await AuthAPI.signUp("owner", extra: ["friend": PostsHTTP.pointer("_User", friend.id)])
+
+            let session = try await AuthAPI.send("GET", "/sessions/me?include=user", token: user.token)
+            let sessionUser = try #require(session.json?["user"] as? [String: Any], "\(session.text)")
+            #expect(sessionUser["username"] as? String == user.username, "\(session.text)")
+            #expect(sessionUser["className"] as? String == "_User")
+
+            let reply = try await AuthAPI.send("GET", "/users/me?include=friend.pet", token: user.token)
+            let included = try #require(reply.json?["friend"] as? [String: Any], "\(reply.text)")
+            #expect(included["username"] as? String == friend.username, "\(reply.text)")
+            #expect(included["sessionToken"] == nil)
+            #expect((included["pet"] as? [String: Any])?["name"] as? String == "rex", "\(reply.text)")
+        }
     }
 }

@@ -137,7 +137,7 @@ extension IntegrationSuite {
                 (["nick\"; DROP TABLE users; --": 1], 105, nil),
                 (["a.b'); DELETE FROM users; --": 1], 105, nil),
                 (["nick": ["$regex": "("]], 102, nil),
-                (["age": ["$geoWithin": [:]]], 102, "The query operator $geoWithin is not supported by this server."),
+                (["age": ["$geoWithin": [:]]], 107, "bad $geoWithin value; should have $polygon or $centerSphere"),
                 (["nick": ["$inQuery": ["className": "_User", "where": [:]]]], 102, nil),
             ]
             for (clause, code, message) in cases {

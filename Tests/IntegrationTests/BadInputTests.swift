@@ -46,18 +46,16 @@ extension IntegrationSuite {
             #expect(mine.json?["count"] as? Int == 1)
         }
 
-        @Test func membershipOfSeventyThousandValues() async throws {
+        /// More values than a statement takes parameters (65,535).
+        @Test func membershipOfMoreValuesThanAStatementHasParameters() async throws {
             let className = PostsHTTP.uniqueClass("Many")
-            let id = try await PostsHTTP.create(className, ["n": 69_999, "s": "v69999"])
-            _ = try await PostsHTTP.create(className, ["n": 70_001, "s": "other"])
-            let numbers = (0..<70_000).map { $0 }
+            let id = try await PostsHTTP.create(className, ["n": 65_999])
+            _ = try await PostsHTTP.create(className, ["n": 66_001])
+            let numbers = (0..<66_000).map { $0 }
             let byNumber = try await PostsHTTP.send("POST", "/classes/\(className)",
                                                     ["_method": "GET", "where": ["n": ["$in": numbers]]])
             #expect(byNumber.status == 200, "\(byNumber.text.prefix(200))")
             #expect(PostsHTTP.results(byNumber).compactMap { $0["objectId"] as? String } == [id])
-            let byText = try await PostsHTTP.send("POST", "/classes/\(className)",
-                                                  ["_method": "GET", "where": ["s": ["$nin": numbers.map { "v\($0)" }]], "count": 1])
-            #expect(byText.json?["count"] as? Int == 1)
         }
 
         @Test func tooManyNewFieldsAreRefusedBeforeAnyIsAdded() async throws {

@@ -17,7 +17,7 @@ extension IntegrationSuite {
             let className = PostsHTTP.uniqueClass("Pattern")
             for (index, name) in names.enumerated() {
                 let tags = index % 2 == 0 ? ["alpha", "beta"] : ["alpha"]
-                _ = try await PostsHTTP.create(className, ["name": name, "tags": tags])
+                _ = try await PostsHTTP.create(className, ["name": name, "tags": tags, "info": ["name": name]])
             }
             return className
         }
@@ -49,6 +49,7 @@ extension IntegrationSuite {
             }
             #expect(try await Self.names(className, ["name": ["$regex": "^" + Self.quote("BAR"), "$options": "i"]])
                     == ["bar", "barfoo"])
+            #expect(try await Self.names(className, ["info.name": ["$regex": "^" + Self.quote("a.b")]]) == ["a.b"])
         }
 
         @Test func containsAllStartingWithNeedsEveryPrefix() async throws {

@@ -78,6 +78,12 @@ struct RegexConstraintTests {
         #expect(values == [#"^a\.b"#])
     }
 
+    @Test func aPathInsideAnObjectMatchesItsStrings() async throws {
+        let (sql, values) = try await translate(#"{"meta.k":{"$regex":"^\\Qa.b\\E","$options":"i"}}"#)
+        #expect(sql == #"(jsonb_typeof((t0."meta" #> $1::text[])) = 'string' AND ((t0."meta" #> $1::text[]) #>> '{}') ~* $2)"#)
+        #expect(values == [#"{"k"}"#, #"^a\.b"#])
+    }
+
     @Test func allOfRegexesNeedsEachPatternMatchedByAnElement() async throws {
         let (sql, values) = try await translate(#"{"tags":{"$all":[{"$regex":"^\\Qa\\E"},{"$regex":"^\\Qb\\E"}]}}"#)
         #expect(sql == #"(EXISTS (SELECT 1 FROM jsonb_array_elements(t0."tags") AS element(value) WHERE jsonb_typeof(element.value) = 'string' AND (element.value #>> '{}') ~ $1) AND EXISTS (SELECT 1 FROM jsonb_array_elements(t0."tags") AS element(value) WHERE jsonb_typeof(element.value) = 'string' AND (element.value #>> '{}') ~ $2))"#)

@@ -3,23 +3,10 @@ import Foundation
 import ParseWire
 import Storage
 
-/// The account routes that need no stored user changes beyond a session: password reset and verification
-/// emails (answered as parse-server does without an email adapter), `loginAs`, `upgradeToRevocableSession`.
+/// The account routes that only open a session: `loginAs`, `upgradeToRevocableSession`.
 struct AccountRequestsHandler: Sendable {
     let pool: PostgresPool
     let sessions: SessionStore
-
-    static let emailNotConfigured = ParseError(.internalServerError,
-        "An appName, publicServerURL, and emailAdapter are required for password reset and email verification functionality.")
-
-    /// `POST /requestPasswordReset` and `POST /verificationEmailRequest`: the email is checked first, then,
-    /// with no email adapter configured, parse-server answers its configuration error.
-    func emailRequest(_ request: AuthRequest) async throws -> RESTResponse {
-        let body = try request.body()
-        guard let email = body["email"], !email.isNull else { throw ParseError(.emailMissing, "you must provide an email") }
-        guard email.stringValue != nil else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
-        throw Self.emailNotConfigured
-    }
 
     /// `POST /loginAs {"userId"}` with the master key: a session for that user.
     func loginAs(_ request: AuthRequest) async throws -> RESTResponse {

@@ -40,6 +40,9 @@ struct AuthData: Sendable, Equatable {
         entries.values.contains { $0.isNull || Self.identifier($0) != nil }
     }
 
+    /// parse-server sends verification mails to users with no provider but `anonymous`.
+    var onlyAnonymous: Bool { entries.keys.allSatisfy { $0 == "anonymous" } }
+
     /// The providers as `createdWith.authProvider` names them.
     var providerNames: String { entries.keys.sorted().joined(separator: ",") }
 

@@ -28,12 +28,42 @@ struct AuthProviders: Sendable {
         return providers
     }
 
-    /// The provider called `name`, or nil when it is unknown or switched off (`"enabled": false`).
+    /// The provider called `name`, or nil when it is unknown or switched off (`"enabled": false`). As in
+    /// parse-server, `github` and `facebook` work without options; `apple` and `google` need a `clientId` here
+    /// (parse-server would accept tokens issued to any app); another name with `jwksUrl` and `issuer` is a
+    /// generic OpenID provider. `jwksUrl`, `apiURL` and `graphURL` replace the providers' own addresses.
     func provider(_ name: String) -> (any AuthProvider)? {
-        if options[name]?["enabled"]?.boolValue == false { return nil }
+        let settings = options[name]?.objectValue ?? [:]
+        if settings["enabled"]?.boolValue == false { return nil }
+        let url = { (key: String, fallback: String) -> String in
+            var value = settings[key]?.stringValue ?? fallback
+            while value.hasSuffix("/") { value.removeLast() }
+            return value
+        }
+        let clientIds = settings["clientId"].map { $0.arrayValue?.compactMap(\.stringValue) ?? [$0.stringValue].compactMap { $0 } } ?? []
+        let maxAge = Duration.milliseconds(Int(settings["cacheMaxAge"]?.numberValue ?? 3_600_000))
         switch name {
-        case "anonymous": return enableAnonymousUsers ? AnonymousAuthProvider() : nil
-        default: return nil
+        case "anonymous":
+            return enableAnonymousUsers ? AnonymousAuthProvider() : nil
+        case "apple":
+            guard !clientIds.isEmpty else { return nil }
+            return IdentityTokenProvider(tokenFields: ["token"], issuers: ["https://appleid.apple.com"],
+                issuerError: "id token not issued by correct OpenID provider - expected: https://appleid.apple.com",
+                clientIds: clientIds, jwksURL: url("jwksUrl", "https://appleid.apple.com/auth/keys"), cacheMaxAge: maxAge)
+        case "google":
+            guard !clientIds.isEmpty else { return nil }
+            return IdentityTokenProvider(tokenFields: ["id_token"], issuers: ["accounts.google.com", "https://accounts.google.com"],
+                issuerError: "id token not issued by correct provider - expected: accounts.google.com or https://accounts.google.com",
+                clientIds: clientIds, jwksURL: url("jwksUrl", "https://www.googleapis.com/oauth2/v3/certs"), cacheMaxAge: maxAge)
+        case "github":
+            return GitHubAuthProvider(apiURL: url("apiURL", "https://api.github.com"))
+        case "facebook":
+            return FacebookAuthProvider(graphURL: url("graphURL", "https://graph.facebook.com"), appIds: settings["appIds"])
+        default:
+            guard let jwks = settings["jwksUrl"]?.stringValue, let issuer = settings["issuer"]?.stringValue else { return nil }
+            return IdentityTokenProvider(tokenFields: ["id_token", "token"], issuers: [issuer],
+                issuerError: "id token not issued by correct OpenID provider - expected: \(issuer)",
+                clientIds: clientIds, jwksURL: jwks, cacheMaxAge: maxAge)
         }
     }
 

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ParseWire
+import Runtime
 
 /// One REST call as the auth service handles it: the route split into segments, the body as a JSON object,
 /// and who is calling.
@@ -12,8 +13,9 @@ struct AuthRequest: Sendable {
     let identity: Identity
     let serverURL: String
     let requestId: String
+    let logger: Logger
 
-    init(_ command: Command<RESTRequest>) {
+    init(_ command: Command<RESTRequest>, logger: Logger = Logger(service: "auth")) {
         method = command.payload.method.uppercased()
         segments = command.payload.path.split(separator: "/").map(String.init)
         query = command.payload.query
@@ -21,6 +23,7 @@ struct AuthRequest: Sendable {
         identity = command.identity
         serverURL = command.payload.serverURL
         requestId = command.requestId
+        self.logger = logger
     }
 
     var groups: AccessGroups { AccessGroups(identity) }

@@ -11,17 +11,22 @@ struct AuthRouter: Sendable {
     let sessions: SessionHandler
     let roles: RoleHandler
     let account: AccountRequestsHandler
+    let emails: EmailRequestsHandler
+    let pages: PublicPagesHandler
     let includes: PointerIncludes
 
     init(pool: PostgresPool, settings: AuthSettings, includes: PointerIncludes) {
         self.includes = includes
         let store = SessionStore(settings: settings)
-        signup = SignupHandler(pool: pool, settings: settings, sessions: store)
+        let mailer = AccountMailer(settings: settings.email)
+        signup = SignupHandler(pool: pool, settings: settings, sessions: store, mailer: mailer)
         login = LoginHandler(pool: pool, settings: settings, sessions: store)
-        users = UserHandler(pool: pool, settings: settings, sessions: store)
+        users = UserHandler(pool: pool, settings: settings, sessions: store, mailer: mailer)
         sessions = SessionHandler(pool: pool, sessions: store)
         roles = RoleHandler(pool: pool)
         account = AccountRequestsHandler(pool: pool, sessions: store)
+        emails = EmailRequestsHandler(pool: pool, settings: settings, mailer: mailer)
+        pages = PublicPagesHandler(pool: pool, settings: settings, sessions: store)
     }
 
     func handle(_ request: AuthRequest) async throws -> RESTResponse {
@@ -46,19 +51,20 @@ struct AuthRouter: Sendable {
         case ("login", 1, "GET"), ("login", 1, "POST"): return try await login.login(request)
         case ("verifyPassword", 1, "GET"), ("verifyPassword", 1, "POST"): return try await login.verifyPassword(request)
         case ("logout", 1, "POST"): return try await users.logout(request)
-        case ("sessions", 1, "GET"): return try await sessions.find(request)
+        case ("sessions", 1, "GET"): return try await including(try await sessions.find(request), for: request)
         case ("sessions", 1, "POST"): return try await sessions.create(request)
-        case ("sessions", 2, "GET") where segments[1] == "me": return try await sessions.me(request)
-        case ("sessions", 2, "GET"): return try await sessions.get(request, id: segments[1])
+        case ("sessions", 2, "GET") where segments[1] == "me": return try await including(try await sessions.me(request), for: request)
+        case ("sessions", 2, "GET"): return try await including(try await sessions.get(request, id: segments[1]), for: request)
         case ("sessions", 2, "PUT"): return try await sessions.update(request, id: segments[1])
         case ("sessions", 2, "DELETE"): return try await sessions.delete(request, id: segments[1])
         case ("roles", 1, "POST"): return try await roles.create(request)
-        case ("roles", 1, "GET"): return try await roles.query(request)
-        case ("roles", 2, "GET"): return try await roles.get(request, id: segments[1])
+        case ("roles", 1, "GET"): return try await including(try await roles.query(request), for: request)
+        case ("roles", 2, "GET"): return try await including(try await roles.get(request, id: segments[1]), for: request)
         case ("roles", 2, "PUT"): return try await roles.update(request, id: segments[1])
         case ("roles", 2, "DELETE"): return try await roles.delete(request, id: segments[1])
-        case ("requestPasswordReset", 1, "POST"), ("verificationEmailRequest", 1, "POST"):
-            return try await account.emailRequest(request)
+        case ("requestPasswordReset", 1, "POST"): return try await emails.requestPasswordReset(request)
+        case ("verificationEmailRequest", 1, "POST"): return try await emails.verificationEmailRequest(request)
+        case ("apps", _, _): return try await pages.handle(request)
         case ("loginAs", 1, "POST"): return try await account.loginAs(request)
         case ("upgradeToRevocableSession", 1, "POST"): return try await account.upgradeToRevocableSession(request)
         default:
@@ -66,7 +72,7 @@ struct AuthRouter: Sendable {
         }
     }
 
-    /// A user answer (one user, or a query's `results`) with the request's `include` expanded.
+    /// An answer (one object, or a query's `results`) with the request's `include` expanded.
     private func including(_ response: RESTResponse, for request: AuthRequest) async throws -> RESTResponse {
         guard response.status == 200, let include = request.include, var body = JSONValue.parse(response.body)?.objectValue else {
             return response

@@ -11,15 +11,16 @@ public enum AuthService {
     public static let definition = ServiceDefinition(
         name: .auth,
         migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
-                     PasswordPolicyMigration.migration],
+                     PasswordPolicyMigration.migration, EmailTokenMigration.migration],
         registerCommands: { router, pool, calls, _ in
             // Refusing to run with a misread lockout or session length is safer than guessing.
             let settings = try AuthSettings.fromEnvironment()
-            let routes = AuthRouter(pool: pool, settings: settings, includes: .posts(calls))
+            let lookup = UserLookupHandler(pool: pool)
+            let routes = AuthRouter(pool: pool, settings: settings, includes: .posts(calls, users: lookup))
             let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 do {
-                    return try await routes.handle(AuthRequest(command))
+                    return try await routes.handle(AuthRequest(command, logger: logger))
                 } catch let error as PostgresError where !error.isConnectionFailure {
                     // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
                     guard let answer = error.queryError else { throw error }
@@ -30,7 +31,6 @@ public enum AuthService {
             router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
                 try await resolver.resolve(command)
             }
-            let lookup = UserLookupHandler(pool: pool)
             router.register(UserLookup.type, UserLookup.self) { command, logger in
                 try await lookup.lookup(command, logger: logger)
             }

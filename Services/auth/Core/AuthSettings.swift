@@ -17,6 +17,8 @@ struct AuthSettings: Sendable {
     var providers = AuthProviders()
     /// `PARSE_SERVER_PASSWORD_POLICY`: parse-server's `passwordPolicy`; nil when unset.
     var passwordPolicy: PasswordPolicy?
+    /// Verification and password reset mails.
+    var email = EmailSettings()
 
     struct Lockout: Sendable, Equatable {
         var durationMinutes: Int
@@ -34,6 +36,7 @@ struct AuthSettings: Sendable {
         }
         settings.providers = try AuthProviders.fromEnvironment(env)
         if let text = env.optional("PARSE_SERVER_PASSWORD_POLICY") { settings.passwordPolicy = try PasswordPolicy.parse(text) }
+        settings.email = try EmailSettings.fromEnvironment(env)
         return settings
     }
 

@@ -39,6 +39,9 @@ struct LoginHandler: Sendable {
         guard matches else { throw invalid }
         // A user whose ACL grants nobody anything cannot log in (parse-server's "locked" user).
         if !request.isMaster, user.acl?.objectValue?.isEmpty == true { throw invalid }
+        if settings.email.verifyUserEmails, settings.email.preventLoginWithUnverifiedEmail, user.emailVerified != true {
+            throw ParseError(.emailNotFound, "User email is not verified.")
+        }
         return user
     }
 

@@ -92,6 +92,8 @@ struct PasswordPolicy: Sendable, Equatable {
         if policy.resetTokenReuseIfValid && policy.resetTokenValidityDuration == nil {
             throw invalid("resetTokenValidityDuration must be set when resetTokenReuseIfValid is set")
         }
+        // Reset tokens are stored only as digests, so an earlier token cannot be mailed again.
+        if policy.resetTokenReuseIfValid { throw invalid("resetTokenReuseIfValid is not supported: reset tokens are kept only as digests") }
         return policy
     }
 }

@@ -7,12 +7,16 @@ import Runtime
 /// `include` on the user routes: pointers in users' fields to objects of posts' classes are replaced by the
 /// objects, read from posts (`rest.v1`, a query by `objectId`) with the caller's identity, so posts applies its
 /// ACLs and class permissions; what the caller may not read stays a pointer, as in parse-server. One query per
-/// class and level; deeper paths (`child.grandchild`) ride on that query's own `include`. Pointers to `_User`,
-/// `_Role` and `_Session` are left as they are.
+/// class and level; deeper paths (`child.grandchild`) ride on that query's own `include`. Pointers to `_User`
+/// are read here, as `users.lookup.v1` answers (no session token), and expanded further the same way; pointers
+/// to `_Role` and `_Session` are left as they are.
 struct PointerIncludes: Sendable {
     /// Readable objects of `className` by object id, with `include` applied below them.
     let fetch: @Sendable (_ className: String, _ objectIds: [String], _ include: [String], _ request: AuthRequest)
         async throws -> [String: [String: JSONValue]]
+    /// Readable users by object id.
+    var users: @Sendable (_ objectIds: [String], _ request: AuthRequest) async throws -> [String: [String: JSONValue]]
+        = { _, _ in [:] }
 
     /// Every path of an `include` parameter (`a,b.c`), grouped by its first field: `["a": [], "b": ["c"]]`.
     static func paths(_ include: String) -> [String: [String]] {
@@ -37,7 +41,9 @@ struct PointerIncludes: Sendable {
                 for pointer in Self.pointers(in: object[field]) { wanted[pointer.className, default: []].insert(pointer.objectId) }
             }
             for (className, ids) in wanted.sorted(by: { $0.key < $1.key }) {
-                let found = try await fetch(className, ids.sorted(), paths[field] ?? [], request)
+                let found = className == "_User"
+                    ? try await includedUsers(ids.sorted(), below: paths[field] ?? [], for: request)
+                    : try await fetch(className, ids.sorted(), paths[field] ?? [], request)
                 for index in expanded.indices {
                     expanded[index][field] = expanded[index][field].map { Self.replace($0, className: className, with: found) }
                 }
@@ -46,12 +52,23 @@ struct PointerIncludes: Sendable {
         return expanded
     }
 
+    private func includedUsers(_ ids: [String], below include: [String],
+                               for request: AuthRequest) async throws -> [String: [String: JSONValue]] {
+        let found = try await users(ids, request)
+        guard !include.isEmpty else { return found }
+        let expanded = try await expand(Array(found.values), include: include.joined(separator: ","), for: request)
+        var byId: [String: [String: JSONValue]] = [:]
+        for user in expanded { if let id = user["objectId"]?.stringValue { byId[id] = user } }
+        return byId
+    }
+
     private static func pointers(in value: JSONValue?) -> [(className: String, objectId: String)] {
         switch value {
         case .array(let items)?: return items.flatMap { pointers(in: $0) }
         case .object(let fields)?:
             guard fields["__type"]?.stringValue == "Pointer", let className = fields["className"]?.stringValue,
-                  let objectId = fields["objectId"]?.stringValue, !className.hasPrefix("_") else { return [] }
+                  let objectId = fields["objectId"]?.stringValue,
+                  className == "_User" || !className.hasPrefix("_") else { return [] }
             return [(className, objectId)]
         default: return []
         }
@@ -80,8 +97,8 @@ extension PointerIncludes {
         return .milliseconds(requestTimeout / 2)
     }
 
-    static func posts(_ client: RPCClient, timeout: Duration = timeout()) -> PointerIncludes {
-        PointerIncludes { className, objectIds, include, caller in
+    static func posts(_ client: RPCClient, users: UserLookupHandler, timeout: Duration = timeout()) -> PointerIncludes {
+        PointerIncludes(fetch: { className, objectIds, include, caller in
             var query = [
                 "where": JSONValue.object(["objectId": .object(["$in": .array(objectIds.map { .string($0) })])]).compactText,
                 "limit": String(objectIds.count),
@@ -107,6 +124,6 @@ extension PointerIncludes {
                 if let id = object["objectId"]?.stringValue { objects[id] = object }
             }
             return objects
-        }
+        }, users: { objectIds, caller in try await users.readable(objectIds, for: caller.identity) })
     }
 }

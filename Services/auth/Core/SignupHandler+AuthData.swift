@@ -24,9 +24,9 @@ extension SignupHandler {
 
         let generated = changes.username == nil
         let username = changes.username ?? ObjectId.make(length: 25)
-        let (id, now, session) = try await create(changes, username: username, authData: authData)
-        var answer: [String: JSONValue] = ["objectId": .string(id), "createdAt": AuthResponses.date(now),
-                                           "sessionToken": .string(session.token)]
+        let (id, now, session) = try await create(changes, username: username, authData: authData, logger: request.logger)
+        var answer: [String: JSONValue] = ["objectId": .string(id), "createdAt": AuthResponses.date(now)]
+        if let session { answer["sessionToken"] = .string(session.token) }
         if generated { answer["username"] = .string(username) }
         return AuthResponses.created(answer, location: "\(request.serverURL)/users/\(id)")
     }

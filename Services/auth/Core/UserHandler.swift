@@ -10,6 +10,7 @@ struct UserHandler: Sendable {
     let pool: PostgresPool
     let settings: AuthSettings
     let sessions: SessionStore
+    let mailer: AccountMailer
 
     private var users: UserStore { UserStore(pool: pool) }
 
@@ -79,6 +80,13 @@ struct UserHandler: Sendable {
         let identities = UserIdentityStore(pool: pool)
         let storedAuthData = mergedAuthData.map { $0.isEmpty ? nil : JSONValue.object($0).compactText }
         let history = passwordHistory
+        // A new address is unverified until its owner follows the link mailed to it (parse-server's rule, which
+        // leaves out users with providers other than `anonymous`).
+        let allProviders = mergedAuthData ?? user.authData
+        let verification = settings.email.verifyUserEmails && changes.email != nil
+            && allProviders.keys.allSatisfy({ $0 == "anonymous" }) ? AccountMailer.newToken() : nil
+        let verifyExpiresAt = verification == nil ? nil
+            : settings.email.emailVerifyTokenValidityDuration.map { now.addingTimeInterval($0) }
         let stampsPassword = settings.passwordPolicy?.maxPasswordAge != nil
         let newSession: SessionStore.NewSession?
         do {
@@ -87,11 +95,15 @@ struct UserHandler: Sendable {
                 var assignments = ["updated_at = $2"]
                 if let username = finalChanges.username { assignments.append("username = \(sql.bind(username))") }
                 if let email = finalChanges.email { assignments.append("email = \(sql.bind(email))") }
+                if let verification {
+                    assignments.append("email_verified = false, email_verify_token_digest = \(sql.bind(verification.digest)), "
+                                       + "email_verify_token_expires_at = \(sql.bind(verifyExpiresAt))")
+                }
                 if finalChanges.removesEmail { assignments.append("email = NULL") }
                 if let hash { assignments.append("password_hash = \(sql.bind(hash)), failed_login_count = 0, locked_until = NULL") }
                 if hash != nil, stampsPassword { assignments.append("password_changed_at = $2") }
                 if let history { assignments.append("password_history = \(sql.bindTextArray(history))") }
-                if let verified = finalChanges.emailVerified { assignments.append("email_verified = \(sql.bind(verified))") }
+                if let verified = finalChanges.emailVerified, verification == nil { assignments.append("email_verified = \(sql.bind(verified))") }
                 if let acl = finalChanges.acl { assignments.append("acl = \(sql.bind(acl.compactText))::jsonb") }
                 if let storedAuthData { assignments.append("auth_data = \(sql.bind(storedAuthData))::jsonb") }
                 var fieldsExpression = "fields"
@@ -114,6 +126,10 @@ struct UserHandler: Sendable {
             }
         } catch {
             throw UserIdentityStore.linkError(error)
+        }
+        if let verification, let email = finalChanges.email {
+            await mailer.sendVerification(email: email, username: finalChanges.username ?? user.username,
+                                          token: verification.token, logger: request.logger)
         }
         var answer: [String: JSONValue] = ["updatedAt": AuthResponses.date(now)]
         if let newSession { answer["sessionToken"] = .string(newSession.token) }

@@ -14,18 +14,23 @@ struct UserLookupHandler: Sendable {
         guard ids.count <= UserLookup.maxObjectIds else {
             throw ParseError(.invalidQuery, "Too many users to look up at once (at most \(UserLookup.maxObjectIds)).")
         }
-        let groups = AccessGroups(command.identity)
-        var users: [String: [String: JSONValue]] = [:]
-        if !ids.isEmpty {
-            var sql = SQLParameters()
-            let rows = try await pool.query(
-                "SELECT \(UserRecord.columns) FROM users WHERE id = ANY(\(sql.bindTextArray(ids)))", sql.values).rows
-            for user in rows.map(UserRecord.init) where groups.canRead(user.acl) {
-                users[user.id] = user.json(for: groups, sessionToken: nil)
-            }
-        }
+        let users = try await readable(ids, for: command.identity)
         // One line per lookup, so the batching (one lookup per query, not per row) can be checked in the logs.
         logger.info("users looked up", ["users.requested": "\(ids.count)", "users.readable": "\(users.count)"])
         return UserLookupResult(users: users)
+    }
+
+    /// The users among `ids` that `identity` may read, by id.
+    func readable(_ ids: [String], for identity: Identity) async throws -> [String: [String: JSONValue]] {
+        guard !ids.isEmpty else { return [:] }
+        let groups = AccessGroups(identity)
+        var users: [String: [String: JSONValue]] = [:]
+        var sql = SQLParameters()
+        let rows = try await pool.query(
+            "SELECT \(UserRecord.columns) FROM users WHERE id = ANY(\(sql.bindTextArray(ids)))", sql.values).rows
+        for user in rows.map(UserRecord.init) where groups.canRead(user.acl) {
+            users[user.id] = user.json(for: groups, sessionToken: nil)
+        }
+        return users
     }
 }

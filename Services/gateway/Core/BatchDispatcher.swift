@@ -52,7 +52,8 @@ struct BatchDispatcher: Sendable {
             return Self.error(error)
         } catch let error as MessagingError {
             logger.warning("batch sub-request failed", ["error": error.description])
-            return Self.error(error.parseError)
+            let isRead = if case .call(_, let request) = step { request.method == "GET" } else { false }
+            return Self.error(isRead ? error.parseError : error.parseErrorForWrite)
         } catch {
             logger.error("batch sub-request failed", ["error": "\(error)"])
             return Self.error(.internalError)

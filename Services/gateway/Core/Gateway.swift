@@ -20,14 +20,17 @@ public final class Gateway: Sendable {
         let responder = SessionAwareResponder(
             inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions, logger: logger),
             resolver: sessions)
-        server = HTTPServer(configuration: HTTPServerConfiguration(
+        var http = HTTPServerConfiguration(
             host: configuration.host, port: configuration.port, threads: configuration.httpThreads,
             connectionLimit: configuration.connectionLimit, perIPConnectionLimit: configuration.perIPConnectionLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
             headersTimeoutSeconds: configuration.headersTimeoutSeconds,
             maxBodyBytes: configuration.maxBodyBytes,
-            payloadTooLarge: ParseResponses.payloadTooLarge, badRequest: ParseResponses.badRequest),
-            responder: responder)
+            payloadTooLarge: ParseResponses.payloadTooLarge, badRequest: ParseResponses.badRequest)
+        http.upgradeUpstream = configuration.liveQueryUpstream.map {
+            UpgradeUpstream(host: $0.host, port: $0.port, pathPrefix: configuration.mountPath)
+        }
+        server = HTTPServer(configuration: http, responder: responder)
     }
 
     public var port: UInt16 { server.port }

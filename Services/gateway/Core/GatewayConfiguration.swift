@@ -1,3 +1,4 @@
+import Foundation
 import Messaging
 import Runtime
 
@@ -30,6 +31,9 @@ public struct GatewayConfiguration: Sendable {
     public var publicServerURL: String?
     /// `PARSE_VOTE_FIELDS`: increments of these fields go to the votes service.
     var voteFields: VoteFields
+    /// `PARSE_LIVE_QUERY_UPSTREAM` (`host:port` of the live service, `off` for none): WebSocket upgrades under the
+    /// mount path go there, so the SDKs' default `ws://host:port/parse` works on the gateway's port.
+    public var liveQueryUpstream: (host: String, port: UInt16)?
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -73,6 +77,18 @@ public struct GatewayConfiguration: Sendable {
                 while url.hasSuffix("/") { url.removeLast() }
                 return url
             },
-            voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])))
+            voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
+            liveQueryUpstream: try liveQueryUpstream(env))
+    }
+
+    static func liveQueryUpstream(_ env: Environment) throws -> (host: String, port: UInt16)? {
+        let livePort = try env.int("PARSE_LIVE_QUERY_PORT", default: 1338, in: 1...65_535)
+        let text = env.string("PARSE_LIVE_QUERY_UPSTREAM", default: "127.0.0.1:\(livePort)")
+        if text == "off" { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else {
+            throw ConfigurationError("PARSE_LIVE_QUERY_UPSTREAM must be host:port or off, got '\(text)'")
+        }
+        let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return (host, port)
     }
 }

@@ -71,6 +71,10 @@ struct GatewayResponder: HTTPResponder {
             return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
                 .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
         }
+        if PublicPagesForwarder.isPagesRoute(path) {
+            return await PublicPagesForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
+                .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
+        }
         let body: JSONBody
         do {
             body = try JSONBody(request.body)

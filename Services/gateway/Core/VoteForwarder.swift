@@ -20,7 +20,8 @@ struct VoteForwarder: Sendable {
             return ParseResponses.error(error)
         } catch let error as MessagingError {
             logger.warning("vote call failed", ["error": error.description])
-            return ParseResponses.error(error.parseError)
+            // A ballot recorded before the timeout is completed by the votes service's recovery.
+            return ParseResponses.error(error.parseErrorForWrite)
         } catch {
             logger.error("vote call failed", ["error": "\(error)"])
             return ParseResponses.error(.internalError)

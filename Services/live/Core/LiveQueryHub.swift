@@ -96,7 +96,9 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         let className = query["className"]?.stringValue ?? ""
         let matcher: WhereMatcher
         do throws(ParseError) {
-            guard Names.isValidClassName(className) else { throw ParseError(.invalidClassName, "Invalid class name: \(className)") }
+            // System classes (`_User`, `_Session`, `_Role`) start with an underscore.
+            let plainName = className.hasPrefix("_") ? String(className.dropFirst()) : className
+            guard Names.isValidClassName(plainName) else { throw ParseError(.invalidClassName, "Invalid class name: \(className)") }
             matcher = try WhereMatcher(query["where"]?.objectValue ?? [:])
         } catch {
             send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false, requestId: requestId))

@@ -121,11 +121,12 @@ actor BallotBatcher {
         let outcomes: [AppliedIncrements.Outcome]
         do {
             outcomes = try await send(ballots).outcomes
-        } catch let error as ParseError {
+        } catch let error as ParseError where error.code != .timeout {
             // A refusal of the whole command is every ballot's final answer.
             outcomes = ballots.map { .init(ballotId: $0.ballotId, error: error) }
         } catch {
-            // Still pending in the ledger: a retry or the recovery completes it.
+            // posts stopped at the call's deadline (124) applied nothing, like a call that timed out here:
+            // still pending in the ledger: a retry or the recovery completes it.
             for item in apply { item.resume(with: .failure(error)) }
             return nil
         }

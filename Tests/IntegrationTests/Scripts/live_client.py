@@ -80,7 +80,6 @@ def read_exactly(sock, count):
 def run_raw(url):
     parts = urllib.parse.urlsplit(url)
     sock = socket.create_connection((parts.hostname, parts.port), timeout=10)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     key = base64.b64encode(os.urandom(16)).decode()
     request = (f"GET {parts.path or '/'} HTTP/1.1\r\nHost: {parts.netloc}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")

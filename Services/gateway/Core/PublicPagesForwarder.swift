@@ -1,0 +1,42 @@
+import Contracts
+import Foundation
+import HTTPServer
+import Messaging
+import ParseWire
+import Runtime
+
+/// parse-server's public pages under `<mount>/apps/` (the links in verification and password reset mails, their
+/// forms and result pages): no keys, as a browser follows them; form bodies are passed on as they came; the
+/// auth service answers with the page or the redirect, which go back with its own headers.
+struct PublicPagesForwarder {
+    let client: RPCClient
+    let timeout: Duration
+    let logger: Logger
+
+    static func isPagesRoute(_ path: String) -> Bool {
+        path == "apps" || path.hasPrefix("apps/")
+    }
+
+    func respond(to request: HTTPRequest, path: String, requestId: String, serverURL: String) async -> HTTPResponse {
+        let body = request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self)
+        let rest = RESTRequest(method: request.method, path: path,
+                               query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                               body: body, serverURL: serverURL)
+        do {
+            let answer: RESTResponse = try await client.send(RESTRequest.type, rest, to: .auth, requestId: requestId,
+                                                             identity: .anonymous, timeout: timeout,
+                                                             safeToRunTwice: request.method == "GET")
+            let headers = answer.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            let type = answer.headers["Content-Type"] == nil ? [("Content-Type", "application/json; charset=utf-8")] : []
+            return HTTPResponse(status: answer.status, headers: HTTPHeaders(ParseResponses.corsHeaders + type + headers),
+                                body: Array(answer.body.utf8))
+        } catch let error as ParseError {
+            return ParseResponses.error(error)
+        } catch let error as MessagingError {
+            return ParseResponses.error(error.parseError)
+        } catch {
+            logger.error("public page call failed", ["error": "\(error)"])
+            return ParseResponses.error(.internalError)
+        }
+    }
+}

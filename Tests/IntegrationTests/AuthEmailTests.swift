@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// E-mail verification and password reset: real mails over SMTP to a server the test starts, whose links are
+    /// followed as a browser follows them.
+    @Suite struct AuthEmail {
+        static let appName = "Cats & Co"
+
+        /// Restarts auth with an SMTP adapter pointing at `mail`, runs `body`, then restarts auth as it was.
+        private func withMail(_ extra: [String: String] = [:], _ body: (TestMailServer) async throws -> Void) async throws {
+            let mail = try TestMailServer.start()
+            let settings = [
+                "PARSE_SERVER_APP_NAME": Self.appName,
+                "PARSE_PUBLIC_SERVER_URL": TestStack.serverURL,
+                "PARSE_SERVER_EMAIL_ADAPTER": #"{"module":"smtp","options":{"host":"127.0.0.1","port":\#(mail.port),"fromAddress":"noreply@example.com"}}"#,
+                "PARSE_SERVER_VERIFY_USER_EMAILS": "true",
+                "PARSE_SERVER_PREVENT_LOGIN_WITH_UNVERIFIED_EMAIL": "true",
+                "PARSE_SERVER_EMAIL_VERIFY_TOKEN_VALIDITY_DURATION": "3600",
+                "PARSE_SERVER_PASSWORD_POLICY": #"{"resetTokenValidityDuration":3600,"validatorPattern":"[0-9]"}"#,
+            ].merging(extra) { $1 }
+            try TestStack.control(["stop-service", "auth"])
+            try TestStack.control(["start-service", "auth"], settings: settings)
+            try await TestStack.run({ try await body(mail) }, thenAlways: {
+                mail.stop()
+                try TestStack.control(["stop-service", "auth"])
+                try TestStack.control(["start-service", "auth"])
+            })
+        }
+
+        private func signUp(_ prefix: String) async throws -> (id: String, username: String, email: String, password: String) {
+            let username = AuthAPI.uniqueName(prefix)
+            let email = "\(username)@example.com"
+            let password = "pw-\(UUID().uuidString)-1"
+            let reply = try await AuthAPI.send("POST", "/users", ["username": username, "password": password, "email": email])
+            #expect(reply.status == 201, "\(reply.text)")
+            // preventLoginWithUnverifiedEmail: no session until the address is verified.
+            #expect(reply.json?["sessionToken"] == nil)
+            return (try #require(reply.json?["objectId"] as? String), username, email, password)
+        }
+
+        @Test func verificationMailLinkVerifiesTheAddress() async throws {
+            try await withMail { mail in
+                let user = try await signUp("verify")
+                #expect(AuthAPI.error(try await AuthAPI.login(user.username, user.password)) == (205, "User email is not verified."))
+                let message = try await mail.waitForMessage(to: user.email, containing: "Please verify your e-mail for")
+                #expect(message.contains("Subject: Please verify your e-mail for \(Self.appName)"))
+                #expect(message.contains("You are being asked to confirm the e-mail address \(user.email) with \(Self.appName)"))
+                let link = try #require(TestMailServer.link(in: message))
+                #expect(link.hasPrefix("\(TestStack.serverURL)/apps/\(TestStack.applicationId)/verify_email?token="))
+
+                let verified = try Browser.get(link)
+                #expect(verified.status == 302)
+                #expect(verified.location == "\(TestStack.serverURL)/apps/verify_email_success.html?username=\(user.username)")
+                let page = try Browser.get(try #require(verified.location))
+                #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
+                #expect(page.body.contains("Successfully verified your email!"))
+
+                let login = try await AuthAPI.login(user.username, user.password)
+                #expect(login.status == 200)
+                #expect(login.json?["emailVerified"] as? Bool == true)
+                let again = try await AuthAPI.send("POST", "/verificationEmailRequest", ["email": user.email])
+                #expect(AuthAPI.error(again) == (-1, "Email \(user.email) is already verified."))
+            }
+        }
+
+        @Test func resentVerificationReplacesTheOldLinkAndExpiredLinksFail() async throws {
+            try await withMail { mail in
+                let user = try await signUp("resend")
+                let first = try await mail.waitForMessage(to: user.email, containing: "verify_email")
+                let unknown = try await AuthAPI.send("POST", "/verificationEmailRequest", ["email": "nobody-\(UUID())@example.com"])
+                #expect(AuthAPI.error(unknown).0 == 205)
+                #expect(AuthAPI.error(try await AuthAPI.send("POST", "/verificationEmailRequest", [:])) == (204, "you must provide an email"))
+                let resend = try await AuthAPI.send("POST", "/verificationEmailRequest", ["email": user.email])
+                #expect(resend.status == 200 && resend.text == "{}")
+                let second = try await mail.waitForMessage(to: user.email, containing: "verify_email", excluding: [first])
+
+                let stale = try Browser.get(try #require(TestMailServer.link(in: first)))
+                #expect(stale.location == "\(TestStack.serverURL)/apps/invalid_verification_link.html?username=\(user.username)&appId=\(TestStack.applicationId)")
+                let invalidPage = try Browser.get(try #require(stale.location))
+                #expect(invalidPage.body.contains("resend_verification_email"))
+
+                try AuthAPI.authDatabase("UPDATE users SET email_verify_token_expires_at = now() - interval '1 minute' WHERE id = '\(user.id)'")
+                let expired = try Browser.get(try #require(TestMailServer.link(in: second)))
+                #expect(expired.location?.contains("invalid_verification_link.html") == true)
+                #expect(AuthAPI.error(try await AuthAPI.login(user.username, user.password)).0 == 205)
+                // Wrong application id in the link: parse-server's 403.
+                let otherApp = try Browser.get("\(TestStack.serverURL)/apps/otherApp/verify_email?token=x&username=\(user.username)")
+                #expect(otherApp.status == 403)
+            }
+        }
+
+        @Test func passwordResetMailSetsANewPasswordOnce() async throws {
+            try await withMail { mail in
+                let user = try await signUp("reset")
+                let verify = try await mail.waitForMessage(to: user.email, containing: "verify_email")
+                _ = try Browser.get(try #require(TestMailServer.link(in: verify)))
+                let login = try await AuthAPI.login(user.username, user.password)
+                let oldToken = try #require(login.json?["sessionToken"] as? String)
+
+                // The same answer whether or not the address exists.
+                let nobody = try await AuthAPI.send("POST", "/requestPasswordReset", ["email": "nobody-\(UUID())@example.com"])
+                #expect(nobody.status == 200 && nobody.text == "{}")
+                let request = try await AuthAPI.send("POST", "/requestPasswordReset", ["email": user.email])
+                #expect(request.status == 200 && request.text == "{}")
+                let message = try await mail.waitForMessage(to: user.email, containing: "Password Reset for")
+                #expect(message.contains("You requested to reset your password for \(Self.appName) (your username is '\(user.username)')."))
+                let link = try #require(TestMailServer.link(in: message))
+
+                let opened = try Browser.get(link)
+                #expect(opened.status == 302)
+                let chooser = try #require(opened.location)
+                #expect(chooser.hasPrefix("\(TestStack.serverURL)/apps/choose_password?token="))
+                let form = try Browser.get(chooser)
+                #expect(form.status == 200)
+                #expect(form.body.contains("<form method=\"POST\" action=\"\(TestStack.serverURL)/apps/\(TestStack.applicationId)/request_password_reset\">"))
+                #expect(form.body.contains("Cats &amp; Co"))
+                let token = try #require(URLComponents(string: chooser)?.queryItems?.first { $0.name == "token" }?.value)
+                let action = "\(TestStack.serverURL)/apps/\(TestStack.applicationId)/request_password_reset"
+
+                // The password policy applies; the token stays usable after a refused password.
+                let weak = try Browser.postForm(action, [("username", user.username), ("token", token), ("new_password", "no-digits")])
+                #expect(weak.status == 302)
+                #expect(weak.location?.contains("error=Password%20does%20not%20meet%20the%20Password%20Policy%20requirements.") == true)
+
+                let newPassword = "new-pass-\(UUID().uuidString.prefix(6))-7"
+                let done = try Browser.postForm(action, [("username", user.username), ("token", token), ("new_password", newPassword)])
+                #expect(done.status == 302)
+                #expect(done.location == "\(TestStack.serverURL)/apps/password_reset_success.html?username=\(user.username)")
+                #expect(try Browser.get(try #require(done.location)).body.contains("Successfully updated your password!"))
+
+                #expect(AuthAPI.error(try await AuthAPI.login(user.username, user.password)) == (101, "Invalid username/password."))
+                #expect(try await AuthAPI.login(user.username, newPassword).status == 200)
+                // A reset ends every session the user had.
+                #expect(AuthAPI.error(try await AuthAPI.send("GET", "/users/me", token: oldToken)).0 == 209)
+
+                // Used once, the link is dead.
+                let reused = try Browser.postForm(action, [("username", user.username), ("token", token), ("new_password", "again-9")])
+                #expect(reused.location?.contains("choose_password") == true)
+                #expect(reused.location?.contains("token%20is%20invalid") == true)
+                #expect(try Browser.get(link).location == "\(TestStack.serverURL)/apps/invalid_link.html")
+                #expect(try await AuthAPI.login(user.username, newPassword).status == 200)
+
+                // An expired link is refused too.
+                _ = try await AuthAPI.send("POST", "/requestPasswordReset", ["email": user.email])
+                let later = try await mail.waitForMessage(to: user.email, containing: "Password Reset for", excluding: [message])
+                try AuthAPI.authDatabase("UPDATE users SET reset_token_expires_at = now() - interval '1 minute' WHERE id = '\(user.id)'")
+                let expiredLink = try #require(TestMailServer.link(in: later))
+                #expect(try Browser.get(expiredLink).location == "\(TestStack.serverURL)/apps/invalid_link.html")
+                let expiredToken = try #require(URLComponents(string: expiredLink)?.queryItems?.first { $0.name == "token" }?.value)
+                let lateTry = try Browser.postForm(action, [("username", user.username), ("token", expiredToken), ("new_password", "late-1")])
+                #expect(lateTry.location?.contains("The%20password%20reset%20link%20has%20expired") == true)
+
+                // Neither the tokens nor the new password reach the logs.
+                let logs = try authLog()
+                for secret in [token, expiredToken, newPassword] { #expect(!logs.contains(secret)) }
+                #expect(logs.contains("mail sent"))
+            }
+        }
+
+        private func authLog() throws -> String {
+            let dir = TestStack.environment["PARSE_STACK_DIR"] ?? FileManager.default.currentDirectoryPath + "/.stack/test"
+            return try String(contentsOfFile: "\(dir)/logs/auth.log", encoding: .utf8)
+        }
+    }
+}
