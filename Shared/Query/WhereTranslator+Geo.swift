@@ -14,8 +14,6 @@ extension WhereTranslator {
 
     /// The SQL of one geo operator of `fields` (`op` is one of `geoOperators`).
     func geo(_ op: String, _ operand: JSONValue, _ fields: [String: JSONValue], _ column: QueryColumn) throws(ParseError) -> String {
-        // Documents without a schema (auth's custom fields) have no GeoPoint columns to measure.
-        if column.isSchemaless { throw ParseError(.invalidQuery, "The query operator \(op) is not supported by this server.") }
         switch op {
         case "$nearSphere": return try nearSphere(operand, fields, column)
         case "$within": return try within(operand, column)
@@ -25,6 +23,9 @@ extension WhereTranslator {
     }
 
     private func requireKind(_ kind: FieldType.Kind, _ column: QueryColumn, _ op: String) throws(ParseError) -> Bool {
+        if column.isSchemaless {
+            throw ParseError(.invalidQuery, "The query operator \(op) is not supported on this class by this server.")
+        }
         guard column.exists else { return false }
         guard column.type.kind == kind, !column.isNested else {
             throw ParseError(.invalidQuery, "\(op) applies to \(kind.rawValue) fields only.")
