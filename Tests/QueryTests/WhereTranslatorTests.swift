@@ -61,7 +61,9 @@ struct WhereTranslatorTests {
         (#"{"$nor":[]}"#, .invalidQuery),
         (#"{"name":{"$regex":"a","$options":"q"}}"#, .invalidQuery),
         (#"{"votes":{"$gt":"abc"}}"#, .incorrectType),
+        // parse-server validates the point first: not a GeoPoint is a 107, whatever the field.
         (#"{"name":{"$nearSphere":{}}}"#, .invalidJSON),
+        (#"{"name":{"$nearSphere":{"__type":"GeoPoint","latitude":1,"longitude":2}}}"#, .invalidQuery),
     ])
     func badInputIsAParseError(json: String, code: ParseError.Code) async throws {
         do {
