@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 
 /// Exchanges, queues and bindings a connection declares each time it connects. Declarations are idempotent,
 /// so every process declares what it uses; their arguments must match everywhere (a mismatch closes the channel).
@@ -25,12 +26,25 @@ public struct Topology: Sendable {
         exchanges.append(Exchange(name: name, type: "topic"))
     }
 
-    /// A service's durable command queue and the queue its failed commands are dead-lettered to. Both are quorum
-    /// queues: replicated to a majority of a cluster's nodes, so losing one node loses no queued command.
-    public mutating func addCommandQueue(_ name: String) {
+    /// How command and dead-letter queues are declared. Quorum queues replicate to a majority of a cluster's nodes,
+    /// so losing one node loses no queued command; on a single node they only add work (the broker writes every
+    /// message to the queue's log, which doubled its CPU per request), so a single node is better served by classic
+    /// durable queues. Every process and the broker's definitions must agree: `PARSE_AMQP_QUEUE_TYPE`, read once
+    /// (`deploy/stack` sets `classic` for one node, `quorum` for a cluster; quorum when unset).
+    public enum CommandQueueType: String, Sendable {
+        case classic, quorum
+
+        public static let configured: CommandQueueType =
+            ProcessInfo.processInfo.environment["PARSE_AMQP_QUEUE_TYPE"].flatMap(CommandQueueType.init(rawValue:)) ?? .quorum
+
+        var arguments: [String: String] { self == .quorum ? Topology.quorumQueue : [:] }
+    }
+
+    /// A service's durable command queue and the queue its failed commands are dead-lettered to, both of `type`.
+    public mutating func addCommandQueue(_ name: String, type: CommandQueueType = .configured) {
         let deadLetters = Self.deadLetterQueue(of: name)
-        queues.append(Queue(name: deadLetters, arguments: Self.quorumQueue))
-        queues.append(Queue(name: name, arguments: Self.quorumQueue.merging([
+        queues.append(Queue(name: deadLetters, arguments: type.arguments))
+        queues.append(Queue(name: name, arguments: type.arguments.merging([
             "x-dead-letter-exchange": "",
             "x-dead-letter-routing-key": deadLetters,
         ]) { $1 }))
@@ -50,10 +64,11 @@ public struct Topology: Sendable {
 
     public static func deadLetterQueue(of queue: String) -> String { queue + ".dead" }
 
-    public static func commandQueues(_ queues: [String], eventExchange: String) -> Topology {
+    public static func commandQueues(_ queues: [String], eventExchange: String,
+                                     type: CommandQueueType = .configured) -> Topology {
         var topology = Topology()
         topology.addEventExchange(eventExchange)
-        queues.forEach { topology.addCommandQueue($0) }
+        queues.forEach { topology.addCommandQueue($0, type: type) }
         return topology
     }
 }

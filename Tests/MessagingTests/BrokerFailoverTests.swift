@@ -12,10 +12,10 @@ struct BrokerFailoverTests {
         let url = try #require(TestBroker.url)
         let name = "test.quorum.\(UUID().uuidString.prefix(8))"
         let session = try AMQPSession(url: url, generation: 1)
-        try session.declare(Topology.commandQueues([name], eventExchange: "parse.events"))
+        try session.declare(Topology.commandQueues([name], eventExchange: "parse.events", type: .quorum))
         // Declaring it again the same way is accepted; as a classic queue the broker refuses it (406), which is
         // what it would answer a process that declared its queues differently.
-        try session.declare(Topology.commandQueues([name], eventExchange: "parse.events"))
+        try session.declare(Topology.commandQueues([name], eventExchange: "parse.events", type: .quorum))
         var classic = Topology()
         classic.queues.append(.init(name: name, arguments: [
             "x-dead-letter-exchange": "", "x-dead-letter-routing-key": Topology.deadLetterQueue(of: name),
