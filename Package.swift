@@ -49,7 +49,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
-        .target(name: "ParseWire", path: "Shared/ParseWire"),
+        .target(name: "ParseWire", dependencies: ["Runtime"], path: "Shared/ParseWire"),
         .target(name: "Contracts", dependencies: ["ParseWire"], path: "Shared/Contracts"),
         .target(name: "Runtime", path: "Shared/Runtime"),
         .target(name: "Storage", dependencies: ["CLibPQ", "Runtime"], path: "Shared/Storage"),

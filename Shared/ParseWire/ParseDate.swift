@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 
 /// Parse dates on the wire: UTC, exactly three fractional digits, literal `Z` (`2026-11-30T14:02:51.492Z`).
 /// The Swift SDK refuses any other form.

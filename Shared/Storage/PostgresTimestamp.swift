@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 
 /// Converts between `Date` and the timestamp text PostgreSQL reads and writes.
 /// Done by hand on integers: it is exact to the millisecond and needs no shared formatter.
@@ -8,7 +9,7 @@ enum PostgresTimestamp {
         let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (seconds, millis) = floorDivide(totalMillis, 1000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
-        let (year, month, day) = civilDate(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
             + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
             + "." + pad(millis, 3) + "Z"
@@ -54,7 +55,7 @@ enum PostgresTimestamp {
             offsetSeconds = sign * (hours * 3600 + minutes * 60 + seconds)
         }
         guard scanner.isAtEnd else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -67,28 +68,6 @@ enum PostgresTimestamp {
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-
-    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

@@ -1,7 +1,8 @@
-/// Days and dates in the proleptic Gregorian calendar (Howard Hinnant's algorithms), on integers.
-enum CivilCalendar {
+/// Days and dates in the proleptic Gregorian calendar (Howard Hinnant's algorithms), on integers, as PostgreSQL and
+/// JavaScript count them; shared by Parse's date text and PostgreSQL's binary timestamps.
+public enum CivilCalendar {
     /// Days from 1970-01-01 to the given date.
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400
@@ -11,7 +12,7 @@ enum CivilCalendar {
     }
 
     /// The date `days` after 1970-01-01 (before it when negative): year, month, day.
-    static func date(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    public static func date(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -23,7 +24,7 @@ enum CivilCalendar {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -32,7 +33,7 @@ enum CivilCalendar {
     }
 
     /// Quotient and remainder rounded towards minus infinity, so times before 1970 get a positive remainder.
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    public static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let remainder = ((value % divisor) + divisor) % divisor
         return ((value - remainder) / divisor, remainder)
     }
