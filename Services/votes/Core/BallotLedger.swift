@@ -10,7 +10,7 @@ struct BallotLedger: Sendable {
     let pool: PostgresPool
 
     /// A ballot already in the ledger under the same request id.
-    enum Existing: Sendable {
+    enum Existing: Sendable, Equatable {
         case pending(Ballot)
         case applied(Ballot, AppliedBallot)
         case rejected(Ballot, ParseError)
@@ -19,7 +19,7 @@ struct BallotLedger: Sendable {
     /// What `posts` answered for a round, to be marked in the ledger.
     struct Settlement: Sendable {
         var ballots: [Ballot]
-        var outcomes: [AppliedIncrements.Outcome]
+        var outcomes: [BallotResult]
     }
 
     /// In one round trip and one transaction: marks `settlement` (see `settleStatement`) and records `ballots`
@@ -158,7 +158,7 @@ struct BallotLedger: Sendable {
     /// session token is not kept. Written by hand: it is written for every ballot.
     static func identityText(_ identity: Identity) -> String {
         if identity == .anonymous { return anonymousText }
-        var json = JSONText(capacity: 96)
+        var json = JSONObjectWriter(capacity: 96)
         json.object { json in
             json.member("isMaster", bool: identity.isMaster)
             json.member("isReadOnlyMaster", bool: identity.isReadOnlyMaster)

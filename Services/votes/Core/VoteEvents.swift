@@ -20,7 +20,7 @@ enum VoteEvents {
     static func encoded(eventId: String, ballot: Ballot, amount: Double, total: Double,
                         sequence: Int, time: String) -> (id: String, routingKey: String, payload: String) {
         let name = amount < 0 ? "retracted" : "cast"
-        var json = JSONText(capacity: 512)
+        var json = JSONObjectWriter(capacity: 512)
         json.object { event in
             event.member("data") { data in
                 data.object { data in

@@ -35,7 +35,9 @@ public enum VotesService {
             let ledger = BallotLedger(pool: pool)
             let batcher = BallotBatcher(ledger: ledger, client: client, configuration: configuration)
             let handler = CastVoteHandler(batcher: batcher, configuration: configuration)
-            router.register(CastVote.type, CastVote.self) { command, _ in try await handler.handle(command) }
+            for type in [CastVote.type, CastVote.previousType] {
+                router.register(type, CastVote.self) { command, _ in try await handler.handle(command) }
+            }
             let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: configuration, logger: logger)
             jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
         })

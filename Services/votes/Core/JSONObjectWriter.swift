@@ -1,7 +1,10 @@
-/// Hand-written JSON for the texts written on every ballot (the voter in the ledger, the events): Foundation's
-/// JSONEncoder was the largest single cost of the votes process. Keys are written in the order given; callers
-/// give them sorted, as the encoder wrote them.
-struct JSONText {
+import ParseWire
+
+/// Writes a JSON object member by member, straight into bytes, for the texts written on every ballot (the voter in
+/// the ledger, the events): building a `JSONValue` first, or Foundation's JSONEncoder, cost more than the rest of
+/// the ballot. Strings and numbers are written as `JSONText` writes them. Keys are written in the order given;
+/// callers give them sorted, as `JSONText` and `Outbox.add` sort them.
+struct JSONObjectWriter {
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
@@ -9,14 +12,14 @@ struct JSONText {
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// `{"a":..,"b":..}`: `body` adds the members with `member`.
-    mutating func object(_ body: (inout JSONText) -> Void) {
+    mutating func object(_ body: (inout JSONObjectWriter) -> Void) {
         bytes.append(UInt8(ascii: "{"))
         body(&self)
         if bytes.last == UInt8(ascii: ",") { bytes.removeLast() }
         bytes.append(UInt8(ascii: "}"))
     }
 
-    mutating func member(_ key: String, _ value: (inout JSONText) -> Void) {
+    mutating func member(_ key: String, _ value: (inout JSONObjectWriter) -> Void) {
         string(key)
         bytes.append(UInt8(ascii: ":"))
         value(&self)
@@ -48,29 +51,7 @@ struct JSONText {
 
     mutating func null() { bytes.append(contentsOf: "null".utf8) }
 
-    /// Whole numbers without a fraction, as JavaScript prints them.
-    mutating func number(_ value: Double) {
-        bytes.append(contentsOf: AppliedBallot.number(value).utf8)
-    }
+    mutating func number(_ value: Double) { bytes.append(contentsOf: JSONText.format(value).utf8) }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`; `/` and non-ASCII as they are.
-    mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0..<0x20:
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0xF)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static let hex = Array("0123456789abcdef".utf8)
+    mutating func string(_ value: String) { JSONText.writeString(value, into: &bytes) }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What this process last committed for each counter it applied votes to: the counter's value, its last sequence
 /// and its object's write ACL, so that the next round on it can decide without reading them first
-/// (`CounterRound.cachedRound`: one round trip instead of two). Never trusted blindly: the write that uses an entry
+/// (`CounterUpdate.cachedRound`: one round trip instead of two). Never trusted blindly: the write that uses an entry
 /// checks, under the row's lock, that the row still holds what the entry says, and a mismatch (a plain update, a
 /// changed ACL, another process's votes) fails that write; the round then runs again reading everything.
 ///
