@@ -67,7 +67,7 @@ let package = Package(
         // Loads a Parse JSON export into a class through the public REST API.
         .executableTarget(name: "parse-import", dependencies: ["ParseWire"], path: "Services/import"),
         // Downstream consumer of vote events (example and operations tool): prints, forwards or replays them.
-        .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
+        .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/vote-consumer"),
 
         // Operators' tool for the commands kept in `<queue>.dead`: count, list, requeue, purge.

@@ -3,6 +3,7 @@ import Foundation
 import ParseWire
 import Storage
 import Runtime
+import ServiceKit
 
 /// The ledger's statements. A ballot is recorded `pending` before it is sent to `posts`, and marked `applied`
 /// (with its event in the outbox, in the same transaction) only after `posts` committed it.
@@ -100,7 +101,7 @@ struct BallotLedger: Sendable {
     }
 
     /// The statement `settleStatement` makes. Every part runs whether or not the final INSERT reads it; the outbox rows are
-    /// those `Outbox.add` writes. Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
+    /// added by `Outbox.addAllSQL`. Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
     /// plan picks: a generic plan made while the ledger looked empty (the statistics of a fresh database) read
     /// the whole table at every round, joined to the batch. `pending` is a parameter ($15): with the literal,
     /// the plan read the whole `ballots_pending` index (every pending ballot, and the entries of every ballot
@@ -122,9 +123,8 @@ struct BallotLedger: Sendable {
                 AS x(id, amount, total, sequence, updated, event)
             WHERE b.ballot_id = ANY($7::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING b.event_id
         )
-        INSERT INTO outbox (event_id, routing_key, payload)
-        SELECT e.id, e.key, e.payload FROM unnest($12::uuid[], $13::text[], $14::jsonb[]) WITH ORDINALITY AS e(id, key, payload, n)
-        WHERE e.id IN (SELECT event_id FROM marked) ORDER BY e.n
+        \(Outbox.addAllSQL(ids: "$12::uuid[]", routingKeys: "$13::text[]", payloads: "$14::jsonb[]",
+                           onlyIds: "SELECT event_id FROM marked"))
         """
 
     static let selectBallot = """

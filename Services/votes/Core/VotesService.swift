@@ -38,6 +38,8 @@ public enum VotesService {
             for type in [CastVote.type, CastVote.previousType] {
                 router.register(type, CastVote.self) { command, _ in try await handler.handle(command) }
             }
+            let replay = ReplayVotesHandler(pool: pool)
+            router.register(ReplayVotes.type, ReplayVotes.self) { command, _ in try await replay.handle(command) }
             let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: configuration, logger: logger)
             jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
         })
