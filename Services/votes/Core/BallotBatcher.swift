@@ -116,7 +116,7 @@ actor BallotBatcher {
             for index in batch.indices { batch[index].step(error) { $0.interrupted() } }
             return nil
         }
-        for index in batch.indices { batch[index].step { $0.recorded(existing: existing[$0.ballot.requestId]) } }
+        for index in batch.indices { batch[index].step { $0.recorded(existing: existing[$0.ballot.ballotId]) } }
         var sent = batch.filter(\.saga.goesToPosts)
         guard !sent.isEmpty else { return nil }
         let ballots = sent.map(\.saga.ballot)
