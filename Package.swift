@@ -17,7 +17,7 @@ func serviceTargets(_ name: String) -> [Target] {
                           path: "Services/\(name)/App"),
         .testTarget(name: title + "Tests",
                     dependencies: [.target(name: core), "ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging",
-                                   "ScratchDatabase"] + (usesQueries ? ["Query"] : []),
+                                   "ScratchDatabase", "TestDoubles"] + (usesQueries ? ["Query"] : []),
                     path: "Tests/\(title)Tests"),
     ]
 }
@@ -87,6 +87,8 @@ let package = Package(
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
+        // In-memory stand-ins for the bus, for unit tests of what runs over it.
+        .target(name: "TestDoubles", dependencies: ["Messaging", "Contracts", "ParseWire"], path: "Tests/TestDoubles"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts", "Runtime"], path: "Tests/ParseWireTests"),
         .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage", "Runtime", "ScratchDatabase"],
                     path: "Tests/QueryTests"),
@@ -94,7 +96,8 @@ let package = Package(
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
-        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
+        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
+                                                     "TestDoubles"],
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),

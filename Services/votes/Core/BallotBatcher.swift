@@ -58,14 +58,14 @@ actor BallotBatcher {
         }
     }
 
-    private let ledger: BallotLedger
+    private let ledger: any BallotRecording
     private let client: RPCClient
     private let configuration: VotesConfiguration
     private var maxRounds: Int { configuration.maxRounds }
     private var waiting: [Waiting] = []
     private var rounds = 0
 
-    init(ledger: BallotLedger, client: RPCClient, configuration: VotesConfiguration) {
+    init(ledger: any BallotRecording, client: RPCClient, configuration: VotesConfiguration) {
         self.ledger = ledger
         self.client = client
         self.configuration = configuration

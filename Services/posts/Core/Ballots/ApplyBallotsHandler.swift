@@ -13,13 +13,15 @@ import Storage
 /// counters this process applied votes to before, the lock and the read are skipped (`applyRemembered`).
 struct ApplyBallotsHandler: Sendable {
     let pool: PostgresPool
+    /// What this process committed to its counters (one per process, made at start).
+    let counters: CounterCache
 
     /// How a round's transaction plans (see `apply`).
     static let planSettings = PostgresStatement(
         "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")
 
     static func register(_ router: inout CommandRouter, _ pool: PostgresPool) {
-        let handler = ApplyBallotsHandler(pool: pool)
+        let handler = ApplyBallotsHandler(pool: pool, counters: CounterCache())
         router.register(ApplyBallots.type, ApplyBallots.self) { command, _ in
             try await handler.apply(command.payload)
         }
@@ -62,7 +64,7 @@ struct ApplyBallotsHandler: Sendable {
                 }
                 return ((BallotsApplied(outcomes: outcomes), remembered), queued)
             }
-            CounterCache.shared.store(remembered)
+            counters.store(remembered)
             return applied
         }
     }
@@ -76,7 +78,7 @@ struct ApplyBallotsHandler: Sendable {
                                  on connection: PostgresConnection) async throws -> BallotsApplied? {
         var updates: [CounterUpdate.CachedUpdate] = []
         for className in byClass.keys.sorted() {
-            guard let update = CounterUpdate(className: className, groups: byClass[className] ?? []).cachedUpdate() else {
+            guard let update = CounterUpdate(className: className, groups: byClass[className] ?? []).cachedUpdate(from: counters) else {
                 return nil
             }
             updates.append(update)
@@ -86,10 +88,10 @@ struct ApplyBallotsHandler: Sendable {
             try await connection.pipelinedTransaction { _, begin in ((), begin + [Self.planSettings] + writes) }
         } catch let error as PostgresError
                     where [CounterUpdate.changedState, "23505", "40P01"].contains(error.sqlState ?? "") {
-            CounterCache.shared.distrust(updates.flatMap { $0.remembered.keys })
+            counters.distrust(updates.flatMap { $0.remembered.keys })
             return nil
         }
-        for update in updates { CounterCache.shared.store(update.remembered) }
+        for update in updates { counters.store(update.remembered) }
         return BallotsApplied(outcomes: updates.flatMap(\.outcomes))
     }
 }

@@ -30,8 +30,6 @@ final class CounterCache: Sendable {
         var distrusted: [Key: UInt64] = [:]
     }
 
-    static let shared = CounterCache()
-
     /// Beyond this many counters (or counters distrusted) the cache starts again empty.
     let capacity: Int
     let distrustNanoseconds: UInt64

@@ -19,7 +19,7 @@ extension CounterUpdate {
     /// The round decided from `CounterCache` alone, with a write that checks what it assumed (`write(_:checkingAgainst:)`),
     /// so it costs no read: when this process has the class's schema, every counter is a plain one (no likes) of a
     /// Number field it has applied votes to, and every ballot counts. Nil otherwise: `apply` reads what it needs.
-    func cachedUpdate() -> CachedUpdate? {
+    func cachedUpdate(from counters: CounterCache) -> CachedUpdate? {
         guard (try? Names.requireClassName(className)) != nil, let schema = SchemaCache.shared.get(className),
               !schema.fingerprint.isEmpty else { return nil }
         let number = FieldType(.number)
@@ -27,7 +27,7 @@ extension CounterUpdate {
         var lastSequences: [Target: Int] = [:]
         for group in groups {
             guard !group.oncePerUser, Names.isValidFieldName(group.field), schema.type(of: group.field) == number,
-                  let entry = CounterCache.shared.get(.init(className: className, objectId: group.objectId, field: group.field))
+                  let entry = counters.get(.init(className: className, objectId: group.objectId, field: group.field))
             else { return nil }
             if let row = rows[group.objectId], row.writers != entry.writers { return nil }
             var row = rows[group.objectId] ?? .init(writers: entry.writers, updatedAt: "", values: [:])
