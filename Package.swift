@@ -17,7 +17,7 @@ func serviceTargets(_ name: String) -> [Target] {
                           path: "Services/\(name)/App"),
         .testTarget(name: title + "Tests",
                     dependencies: [.target(name: core), "ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging",
-                                   "ScratchDatabase"] + (usesQueries ? ["Query"] : []),
+                                   "ScratchDatabase", "TestDoubles"] + (usesQueries ? ["Query"] : []),
                     path: "Tests/\(title)Tests"),
     ]
 }
@@ -67,7 +67,7 @@ let package = Package(
         // Loads a Parse JSON export into a class through the public REST API.
         .executableTarget(name: "parse-import", dependencies: ["ParseWire"], path: "Services/import"),
         // Downstream consumer of vote events (example and operations tool): prints, forwards or replays them.
-        .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
+        .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/vote-consumer"),
 
         // Operators' tool for the commands kept in `<queue>.dead`: count, list, requeue, purge.
@@ -87,14 +87,17 @@ let package = Package(
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
-        .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
+        // In-memory stand-ins for the bus, for unit tests of what runs over it.
+        .target(name: "TestDoubles", dependencies: ["Messaging", "Contracts", "ParseWire"], path: "Tests/TestDoubles"),
+        .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts", "Runtime"], path: "Tests/ParseWireTests"),
         .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage", "Runtime", "ScratchDatabase"],
                     path: "Tests/QueryTests"),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Runtime"], path: "Tests/StorageTests"),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
-        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
+        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
+                                                     "TestDoubles"],
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),

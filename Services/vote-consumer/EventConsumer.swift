@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -66,6 +67,13 @@ final class EventConsumer: Sendable {
     }
 
     private func handle(_ delivery: Delivery) async throws {
+        // Passed on as it came, whatever it holds; only logged by what it says.
+        if let event = try? JSONDecoder().decode(CloudEvent<VoteCast>.self, from: Data(delivery.body)) {
+            logger.debug("vote event", ["event.id": event.id, "event.type": event.type, "subject": event.subject ?? "",
+                                        "sequence": String(event.data.sequence)])
+        } else {
+            logger.warning("not a vote event", ["msg.id": delivery.messageId ?? "", "msg.type": delivery.type ?? ""])
+        }
         guard let target = options.forwardURL else {
             var line = delivery.body
             line.append(UInt8(ascii: "\n"))

@@ -1,36 +1,49 @@
+import Contracts
 import Foundation
+import Messaging
+import ParseWire
 import Runtime
-import Storage
 
-/// Rebuilds, from the ledger, the events of the ballots applied in a time range: the same ids, types, routing
-/// data and sequence numbers as the live events, so a consumer that missed some (or starts fresh) can replay and
-/// dedupe by id. Reads the votes database only.
+/// Prints, one JSON line each, the events of the ballots the ledger applied in a time range, asked of the votes
+/// service page by page (`votes.replay.v1`): the same ids, types, routing data and sequence numbers as the live
+/// events, in the same text form (`VoteCast.cloudEventText`), so a consumer that missed some (or starts fresh)
+/// can replay and dedupe by id.
 struct LedgerReplay: Sendable {
     let options: VoteConsumerOptions
-    let databaseURL: String
+    let url: AMQPURL
+    let exchange: String
     let logger: Logger
 
     func run() async throws {
-        let pool = PostgresPool(configuration: PostgresConfiguration(url: databaseURL, poolSize: 1), logger: logger)
-        var conditions = ["state = 'applied'", "applied_at >= $1::timestamptz"]
-        var parameters: [(any PostgresBindable)?] = [options.from ?? Date(timeIntervalSince1970: 0)]
-        if let to = options.to { parameters.append(to); conditions.append("applied_at < $\(parameters.count)::timestamptz") }
-        if let className = options.className { parameters.append(className); conditions.append("class_name = $\(parameters.count)") }
-        // The event is rebuilt in SQL so that its JSON is exactly the outbox's shape.
-        let rows = try await pool.query("""
-            SELECT jsonb_build_object(
-                'specversion', '1.0', 'id', event_id::text, 'source', '/parse/votes',
-                'type', CASE WHEN amount < 0 THEN 'vote.retracted.v1' ELSE 'vote.cast.v1' END,
-                'time', to_char(applied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                'subject', class_name || '/' || object_id, 'datacontenttype', 'application/json',
-                'data', jsonb_build_object('ballotId', ballot_id::text, 'className', class_name, 'objectId', object_id,
-                    'field', field, 'amount', amount, 'total', total, 'sequence', sequence, 'voter', voter,
-                    'requestId', request_id))::text AS event
-            FROM ballots WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY class_name, object_id, field, sequence
-            """, parameters).rows
-        for row in rows { print(row["event"] ?? "") }
-        await pool.close()
-        logger.info("replayed", ["events": String(rows.count)])
+        let client = RPCClient(url: url, name: "vote-consumer-replay", eventExchange: exchange, logger: logger)
+        client.start()
+        do {
+            let count = try await replay(client)
+            await client.stop()
+            logger.info("replayed", ["events": String(count)])
+        } catch {
+            await client.stop()
+            throw error
+        }
+    }
+
+    private func replay(_ client: RPCClient) async throws -> Int {
+        // Calls made before the connection is up are refused at once.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !client.isConnected && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        var request = ReplayVotes(from: ParseDate.string(from: options.from ?? Date(timeIntervalSince1970: 0)),
+                                  to: options.to.map(ParseDate.string(from:)), className: options.className)
+        var count = 0
+        while true {
+            let page: ReplayedVotes = try await client.send(ReplayVotes.type, request, to: .votes,
+                                                            requestId: TimeOrderedUUID.string(), identity: .master,
+                                                            timeout: .seconds(30))
+            for event in page.events {
+                print(event.vote.cloudEventText(id: event.id, time: event.time))
+            }
+            count += page.events.count
+            guard let next = page.next else { return count }
+            request.after = next
+        }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Messaging
 import Runtime
-import Storage
 
 /// The entry point: parses the command line and runs the chosen mode; returns the exit status.
 enum VoteConsumerCommand {
@@ -19,13 +18,14 @@ enum VoteConsumerCommand {
             switch options.mode {
             case .help:
                 print(VoteConsumerOptions.usage)
-            case .consume:
+            case .consume, .replay:
                 let url = try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/"))
                 let exchange = env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events")
-                try await EventConsumer(options: options, url: url, exchange: exchange, logger: logger).run()
-            case .replay:
-                let database = env.string("PARSE_DATABASE_URL", default: "postgres://postgres@127.0.0.1:55432/parse_votes")
-                try await LedgerReplay(options: options, databaseURL: database, logger: logger).run()
+                if options.mode == .replay {
+                    try await LedgerReplay(options: options, url: url, exchange: exchange, logger: logger).run()
+                } else {
+                    try await EventConsumer(options: options, url: url, exchange: exchange, logger: logger).run()
+                }
             }
             return 0
         } catch {

@@ -3,7 +3,7 @@ import Runtime
 
 /// The command line: `vote-consumer [consume] [--queue NAME] [--forward URL] [--keys vote.#]`
 /// or `vote-consumer replay --from DATE [--to DATE] [--class NAME]`. Connections come from the same environment
-/// variables as the services (`PARSE_AMQP_URL`, `PARSE_EVENTS_EXCHANGE`, `PARSE_DATABASE_URL` of `votes`).
+/// variables as the services (`PARSE_AMQP_URL`, `PARSE_EVENTS_EXCHANGE`).
 struct VoteConsumerOptions: Sendable, Equatable {
     enum Mode: Sendable, Equatable { case consume, replay, help }
 
@@ -24,9 +24,10 @@ struct VoteConsumerOptions: Sendable, Equatable {
                vote-consumer replay --from 2026-11-30T14:00:00Z [--to DATE] [--class NAME]
         consume: binds the durable queue NAME (default vote-consumer) to the events exchange with the keys
                  (default vote.#) and prints each event as one JSON line, or POSTs it to URL; acks after that.
-        replay:  prints, as the same JSON lines and with the same event ids, the events of the ballots the ledger
-                 applied in [from, to), in sequence order per object: consumers dedupe them by id.
-        environment: PARSE_AMQP_URL, PARSE_EVENTS_EXCHANGE, PARSE_DATABASE_URL (the votes database)
+        replay:  asks the votes service for the events of the ballots its ledger applied in [from, to) and prints
+                 them as the same JSON lines, with the same event ids, in sequence order per object: consumers
+                 dedupe them by id.
+        environment: PARSE_AMQP_URL, PARSE_EVENTS_EXCHANGE
         """
 
     init() {}

@@ -1,7 +1,7 @@
 import ParseWire
 
 // The vote path's commands in their synthesized `Codable` form, coded by hand (`JSONValueRepresentable`): every
-// vote sends a `CastVote`, and every round of ballots an `ApplyIncrementBatch` and its `AppliedIncrements`.
+// vote sends a `CastVote`, and every round of ballots an `ApplyBallots` and its `BallotsApplied`.
 
 extension CastVote: JSONValueRepresentable {
     public var jsonValue: JSONValue {
@@ -17,16 +17,16 @@ extension CastVote: JSONValueRepresentable {
     }
 }
 
-extension ApplyIncrementBatch: JSONValueRepresentable {
+extension ApplyBallots: JSONValueRepresentable {
     public var jsonValue: JSONValue { .object(["groups": .array(groups.map { $0.jsonValue })]) }
 
     public init?(jsonValue: JSONValue) {
-        guard let groups = jsonValue.items("groups", as: ApplyIncrements.self) else { return nil }
+        guard let groups = jsonValue.items("groups", as: CounterBallots.self) else { return nil }
         self.init(groups: groups)
     }
 }
 
-extension ApplyIncrements: JSONValueRepresentable {
+extension CounterBallots: JSONValueRepresentable {
     public var jsonValue: JSONValue {
         .object(["className": .string(className), "objectId": .string(objectId), "field": .string(field),
                  "oncePerUser": .bool(oncePerUser), "ballots": .array(ballots.map { $0.jsonValue })])
@@ -35,7 +35,7 @@ extension ApplyIncrements: JSONValueRepresentable {
     /// `oncePerUser` may be absent (senders from before it existed), as in the `Decodable` form.
     public init?(jsonValue: JSONValue) {
         guard let className = jsonValue["className"]?.stringValue, let objectId = jsonValue["objectId"]?.stringValue,
-              let field = jsonValue["field"]?.stringValue, let ballots = jsonValue.items("ballots", as: Ballot.self)
+              let field = jsonValue["field"]?.stringValue, let ballots = jsonValue.items("ballots", as: BallotToApply.self)
         else { return nil }
         let oncePerUser: Bool
         switch jsonValue["oncePerUser"] {
@@ -47,7 +47,7 @@ extension ApplyIncrements: JSONValueRepresentable {
     }
 }
 
-extension ApplyIncrements.Ballot: JSONValueRepresentable {
+extension BallotToApply: JSONValueRepresentable {
     public var jsonValue: JSONValue {
         .object(["ballotId": .string(ballotId), "kind": .string(kind.rawValue), "value": .number(value),
                  "voter": voter.jsonValue])
@@ -62,16 +62,16 @@ extension ApplyIncrements.Ballot: JSONValueRepresentable {
     }
 }
 
-extension AppliedIncrements: JSONValueRepresentable {
+extension BallotsApplied: JSONValueRepresentable {
     public var jsonValue: JSONValue { .object(["outcomes": .array(outcomes.map { $0.jsonValue })]) }
 
     public init?(jsonValue: JSONValue) {
-        guard let outcomes = jsonValue.items("outcomes", as: Outcome.self) else { return nil }
+        guard let outcomes = jsonValue.items("outcomes", as: BallotResult.self) else { return nil }
         self.init(outcomes: outcomes)
     }
 }
 
-extension AppliedIncrements.Outcome: JSONValueRepresentable {
+extension BallotResult: JSONValueRepresentable {
     public var jsonValue: JSONValue {
         var fields: [String: JSONValue] = ["ballotId": .string(ballotId)]
         if let error { fields["error"] = error.jsonValue }

@@ -50,7 +50,7 @@ public final class AMQPConnection: Sendable {
 
     static let directReplyQueue = "amq.rabbitmq.reply-to"
 
-    private enum Operation {
+    enum Operation {
         case publish(OutgoingMessage)
         case publishConfirmed([OutgoingMessage], CheckedContinuation<Void, any Error>)
         case ack(tag: UInt64, generation: Int)
@@ -233,9 +233,7 @@ public final class AMQPConnection: Sendable {
         var session: AMQPSession?
         var confirms = ConfirmTracker<CheckedContinuation<Void, any Error>>()
         var unsettled = UnsettledDeliveries()
-        var generation = 0
-        var backoff = 0.1
-        var rotation = BrokerNodeRotation(count: nodes.count)
+        var lifecycle = ConnectionLifecycle(nodes: nodes.count)
         var lastSweep = DispatchTime.now().uptimeNanoseconds
         while true {
             if state.withLock({ $0.stopping }) {
@@ -246,25 +244,21 @@ public final class AMQPConnection: Sendable {
                 return
             }
             guard let current = session else {
-                generation += 1
-                let node = nodes[rotation.current]
+                let attempt = lifecycle.attempt()
+                let node = nodes[attempt.node]
                 do {
-                    session = try connect(generation: generation, node: node)
+                    session = try connect(generation: attempt.generation, node: node)
                     unsettled.reset()
-                    backoff = 0.1
-                    rotation.connected()
+                    lifecycle.connected()
                     state.withLock { $0.connected = true }
                     logger.info("connected to the message broker", ["amqp.url": node.description])
                 } catch {
-                    if generation == 1 || backoff >= 2 || nodes.count > 1 {
+                    if lifecycle.failureIsWorthLogging {
                         logger.warning("cannot reach the message broker; retrying",
                                        ["amqp.url": node.description, "error": "\(error)"])
                     }
                     failQueuedWhileDisconnected()
-                    if rotation.connectFailed() {
-                        sleepInterruptibly(seconds: backoff)
-                        backoff = min(backoff * 2, 2)
-                    }
+                    if let pause = lifecycle.connectFailed() { sleepInterruptibly(seconds: pause) }
                 }
                 continue
             }
@@ -275,7 +269,7 @@ public final class AMQPConnection: Sendable {
                 logger.warning("lost the connection to the message broker; reconnecting", ["error": "\(error)"])
                 current.abandon()
                 session = nil
-                rotation.connectionLost()
+                lifecycle.connectionLost()
                 connectionEnded(reason: .connectionLost, confirms: &confirms)
             }
             let now = DispatchTime.now().uptimeNanoseconds
@@ -450,72 +444,6 @@ public final class AMQPConnection: Sendable {
         }
         guard let index = options.consumers.indices.first(where: { consumerTag($0) == tag }) else { return }
         options.consumers[index].handler(delivery)
-    }
-
-    private struct BatchKey: Hashable {
-        var routingKey: String
-        var replyTo: String?
-    }
-
-    /// Small requests and replies for the same queue that were queued together go out as one `MessageBatch`
-    /// (alone, a message goes out as it is). Acks and rejects wait until the publishes queued before them are
-    /// out, so a reply still reaches the broker before the ack of its command; any other operation keeps its place.
-    private static func coalesced(_ operations: [Operation]) -> [Operation] {
-        guard operations.count > 1 else { return operations }
-        var result: [Operation] = []
-        var groups: [BatchKey: [OutgoingMessage]] = [:]
-        var order: [BatchKey] = []
-        var settlements: [Operation] = []
-        // Settlements go before the batched publishes (replies, mostly): RabbitMQ 3.10 closes the whole connection
-        // (541) when a reply is published to the direct reply-to address of a caller whose node went down, and
-        // what follows it on the connection is lost. An ack sent after such a reply would be lost with it, the
-        // command redelivered, answered to the same dead address, and so on for as long as it is redelivered.
-        func flush() {
-            result += settlements
-            settlements.removeAll(keepingCapacity: true)
-            for key in order { result += batches(groups[key] ?? [], key: key) }
-            groups.removeAll(keepingCapacity: true)
-            order.removeAll(keepingCapacity: true)
-        }
-        for operation in operations {
-            switch operation {
-            case .publish(let message) where isCoalescible(message):
-                let key = BatchKey(routingKey: message.routingKey, replyTo: message.replyTo)
-                if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append(message)
-            case .ack, .reject:
-                settlements.append(operation)
-            case .publish, .publishConfirmed, .cancelConsumers:
-                flush()
-                result.append(operation)
-            }
-        }
-        flush()
-        return result
-    }
-
-    private static func isCoalescible(_ message: OutgoingMessage) -> Bool {
-        message.coalescible && !message.persistent && message.exchange.isEmpty
-            && message.body.count <= MessageBatch.maximumPartBytes
-            && message.type != MessageBatch.type
-    }
-
-    private static func batches(_ messages: [OutgoingMessage], key: BatchKey) -> [Operation] {
-        stride(from: 0, to: messages.count, by: MessageBatch.maximumParts).map { start in
-            let chunk = messages[start..<min(start + MessageBatch.maximumParts, messages.count)]
-            let first = chunk[chunk.startIndex]
-            guard chunk.count > 1 else { return .publish(first) }
-            let parts = chunk.map {
-                MessageBatch.Part(correlationId: $0.correlationId, messageId: $0.messageId, type: $0.type,
-                                  headers: $0.headers, body: $0.body)
-            }
-            // The batch lives as long as its longest-lived part; a part's own caller gives up at its own deadline.
-            let expirations = chunk.map { $0.expirationMilliseconds }
-            let expiration = expirations.contains(where: { $0 == nil }) ? nil : expirations.compactMap { $0 }.max()
-            return .publish(OutgoingMessage(
-                routingKey: key.routingKey, body: MessageBatch.encode(parts), contentType: MessageBatch.contentType,
-                replyTo: first.replyTo, type: MessageBatch.type, expirationMilliseconds: expiration))
-        }
     }
 
     private func expireCalls(now: UInt64) {

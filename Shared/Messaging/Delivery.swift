@@ -16,3 +16,12 @@ public struct Delivery: Sendable {
     /// part is settled.
     var batch: BatchSettlement? = nil
 }
+
+extension Delivery {
+    /// A delivery made outside a connection (a bus double's); it settles nothing on a broker.
+    public init(body: [UInt8], routingKey: String, correlationId: String? = nil, replyTo: String? = nil,
+                messageId: String? = nil, type: String? = nil, headers: [String: String] = [:]) {
+        self.init(body: body, exchange: "", routingKey: routingKey, correlationId: correlationId, replyTo: replyTo,
+                  messageId: messageId, type: type, headers: headers, redelivered: false, tag: 0, generation: -1)
+    }
+}

@@ -5,7 +5,7 @@ import Runtime
 /// Sends commands to services and waits for their replies (the gateway's side of request/reply).
 /// One connection carries every call in flight; replies are matched by correlation id.
 public final class RPCClient: Sendable {
-    let connection: AMQPConnection
+    let connection: any MessageBus
 
     /// Declares every service's command queue too, so commands wait in their queue while a service restarts.
     public init(url: AMQPURL, name: String, eventExchange: String, logger: Logger) {
@@ -13,6 +13,9 @@ public final class RPCClient: Sendable {
         connection = AMQPConnection(url: url, options: .init(name: name, topology: topology, receivesReplies: true),
                                     logger: logger)
     }
+
+    /// Calls over `bus` (an in-memory one in unit tests).
+    public init(bus: any MessageBus) { connection = bus }
 
     public func start() { connection.start() }
     public func stop() async { await connection.stop() }

@@ -48,7 +48,7 @@ public enum JSONText {
 
     /// Quotes, backslashes and control characters escaped; every other byte as is (the bytes of a multi-byte
     /// UTF-8 sequence are all above 0x7F, so none is mistaken for one of those).
-    private static func writeString(_ text: String, into output: inout [UInt8]) {
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

@@ -13,12 +13,7 @@ public enum ParseDate {
 
     public static func string(from date: Date) -> String {
         // Nearest millisecond: a parsed date can sit a hair below its written value.
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (seconds, fraction) = CivilCalendar.floorDivide(millis, 1000)
-        let (days, secondOfDay) = CivilCalendar.floorDivide(seconds, 86_400)
-        let (year, month, day) = CivilCalendar.date(fromDays: days)
-        return String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ", year, month, day,
-                      secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, fraction)
+        CivilCalendar.timestamp(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 
     /// Reads ISO 8601 as parse-server takes it from clients: `YYYY-MM-DDTHH:MM:SS`, optional fraction (cut to

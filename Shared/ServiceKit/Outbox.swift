@@ -22,4 +22,16 @@ public enum Outbox {
         _ = try await connection.query(
             "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)", [id, routingKey, json])
     }
+
+    /// The same for a batch of events already written as JSON, as the last part of a caller's own statement
+    /// (the votes ledger adds the events of a round in the statement that marks its ballots): `ids`, `routingKeys`
+    /// and `payloads` name its array parameters (`$12::uuid[]`, ...), in the order the events are to leave, and only
+    /// the ids `onlyIds` (a subquery) returns are added.
+    public static func addAllSQL(ids: String, routingKeys: String, payloads: String, onlyIds: String) -> String {
+        """
+        INSERT INTO outbox (event_id, routing_key, payload)
+        SELECT e.id, e.key, e.payload FROM unnest(\(ids), \(routingKeys), \(payloads)) WITH ORDINALITY AS e(id, key, payload, n)
+        WHERE e.id IN (\(onlyIds)) ORDER BY e.n
+        """
+    }
 }

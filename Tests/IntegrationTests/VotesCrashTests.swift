@@ -126,6 +126,29 @@ struct VoteConsumerProcess {
         return VoteConsumerProcess(pid: pid, output: output, queue: queue)
     }
 
+    /// Runs `vote-consumer replay --from <from> --class <className>` to its end; the events it printed.
+    static func replay(from: Date, className: String) throws -> [[String: Any]] {
+        let binary = TestStack.environment["PARSE_TEST_VOTE_CONSUMER"]
+            ?? (TestStack.environment["PARSE_BIN_DIR"] ?? ".build/debug") + "/vote-consumer"
+        let formatter = ISO8601DateFormatter()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["replay", "--from", formatter.string(from: from), "--class", className]
+        process.environment = TestStack.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PostsTestError(description: "vote-consumer replay exited with \(process.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
     /// The events printed so far, one JSON object per line.
     func events() -> [[String: Any]] {
         ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in

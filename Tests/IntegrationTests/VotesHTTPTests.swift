@@ -37,6 +37,39 @@ extension IntegrationSuite {
             #expect(left == 0)
         }
 
+        /// `vote-consumer replay` asks votes for the events its ledger applied and prints them as they were published:
+        /// the same ids, types, subjects and data; the time is when the ledger marked the ballot.
+        @Test func theReplayGivesTheEventsThatWerePublished() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["name": "Tom", "votes": 0])
+            let from = Date(timeIntervalSinceNow: -60)
+            guard let consumer = try VoteConsumerProcess.start(className: cls, keys: ["vote.*.\(cls)"]) else {
+                Issue.record("the vote-consumer executable is not built next to the services")
+                return
+            }
+            let n = 12
+            for _ in 0..<n { _ = try await VotesAPI.increment(cls, id) }
+            _ = try await VotesAPI.increment(cls, id, amount: -1)
+            var live = consumer.events()
+            for _ in 0..<60 where live.count < n + 1 {
+                try await Task.sleep(for: .milliseconds(500))
+                live = consumer.events()
+            }
+            consumer.stop()
+            let replayed = try VoteConsumerProcess.replay(from: from, className: cls)
+            func comparable(_ events: [[String: Any]]) -> [NSDictionary] {
+                events.map { event in
+                    var event = event
+                    event["time"] = nil
+                    return event as NSDictionary
+                }.sorted { ($0["id"] as? String ?? "") < ($1["id"] as? String ?? "") }
+            }
+            #expect(replayed.count == n + 1)
+            #expect(comparable(replayed) == comparable(live))
+            #expect(replayed.compactMap { ($0["data"] as? [String: Any])?["sequence"] as? Int } == Array(1...(n + 1)))
+            #expect(replayed.last?["type"] as? String == "vote.retracted.v1")
+        }
+
         @Test func aVoteIsAnsweredOnceAppliedAndMarkedInTheLedgerAfter() async throws {
             let cls = PostsHTTP.uniqueClass("Cat")
             let id = try await PostsHTTP.create(cls, ["votes": 0])

@@ -65,27 +65,27 @@ import Testing
         #expect(vote.jsonValue == (try Self.foundation(vote)))
         #expect(CastVote(jsonValue: try Self.foundation(vote)) == vote)
 
-        let batch = ApplyIncrementBatch(groups: [
-            ApplyIncrements(className: "Cat", objectId: "a1", field: "votes", oncePerUser: true, ballots: [
+        let batch = ApplyBallots(groups: [
+            CounterBallots(className: "Cat", objectId: "a1", field: "votes", oncePerUser: true, ballots: [
                 .init(ballotId: "0193a0c4-1b2c-7d3e-8f40-123456789abc", kind: .increment, value: 1, voter: Self.identities[3]),
                 .init(ballotId: "0193a0c4-1b2c-7d3e-8f40-123456789abd", kind: .set, value: 7.5, voter: .anonymous),
             ]),
-            ApplyIncrements(className: "Dog", objectId: "b2", field: "likes", ballots: []),
+            CounterBallots(className: "Dog", objectId: "b2", field: "likes", ballots: []),
         ])
         #expect(batch.jsonValue == (try Self.foundation(batch)))
-        #expect(ApplyIncrementBatch(jsonValue: try Self.foundation(batch)) == batch)
-        #expect(try Self.decoded(ApplyIncrementBatch.self, batch.jsonValue) == batch)
+        #expect(ApplyBallots(jsonValue: try Self.foundation(batch)) == batch)
+        #expect(try Self.decoded(ApplyBallots.self, batch.jsonValue) == batch)
         let withoutRule = try #require(JSONValue.parse(#"{"className":"Cat","objectId":"a1","field":"votes","ballots":[]}"#))
-        #expect(ApplyIncrements(jsonValue: withoutRule)?.oncePerUser == false)
+        #expect(CounterBallots(jsonValue: withoutRule)?.oncePerUser == false)
 
-        let applied = AppliedIncrements(outcomes: [
+        let applied = BallotsApplied(outcomes: [
             .init(ballotId: "x1", amount: 1, total: 12, sequence: 12, updatedAt: "2026-11-30T20:00:00.000Z"),
             .init(ballotId: "x2", error: ParseError(.objectNotFound, "Object not found.")),
             .init(ballotId: "x3", total: 12, updatedAt: "2026-11-30T20:00:00.000Z"),
         ])
         #expect(applied.jsonValue == (try Self.foundation(applied)))
-        #expect(AppliedIncrements(jsonValue: try Self.foundation(applied)) == applied)
-        #expect(try Self.decoded(AppliedIncrements.self, applied.jsonValue) == applied)
+        #expect(BallotsApplied(jsonValue: try Self.foundation(applied)) == applied)
+        #expect(try Self.decoded(BallotsApplied.self, applied.jsonValue) == applied)
     }
 
     /// Shapes the synthesized decoder refuses are refused too, so the caller falls back to it for the error.

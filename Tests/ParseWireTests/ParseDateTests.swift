@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ParseWire
+import Runtime
 
 @Suite struct ParseDateTests {
     /// 2026-11-30T14:02:51.492Z, built from whole milliseconds so the test does not depend on how a decimal
@@ -148,5 +149,22 @@ import Testing
         if day > lengths[month - 1] { day = 1; month += 1 }
         if month > 12 { month = 1; year += 1 }
         return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+}
+
+@Suite struct CivilTimestampTests {
+    /// The one date writer gives what `printf` gave with the calendar's fields, before 1970 and after.
+    @Test func theTimestampIsWhatPrintfWrote() {
+        var generator = SystemRandomNumberGenerator()
+        let samples: [Int64] = [0, -1, 999, -62_135_596_800_000, 253_402_300_799_999, 1_780_000_000_250]
+            + (0..<500).map { _ in Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &generator) }
+        for millis in samples {
+            let (seconds, fraction) = CivilCalendar.floorDivide(millis, 1000)
+            let (days, secondOfDay) = CivilCalendar.floorDivide(seconds, 86_400)
+            let (year, month, day) = CivilCalendar.date(fromDays: days)
+            let expected = String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ", year, month, day,
+                                  secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, fraction)
+            #expect(CivilCalendar.timestamp(milliseconds: millis) == expected)
+        }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import PostsCore
 
 @Suite struct CounterTallyTests {
-    typealias Ballot = ApplyIncrements.Ballot
+    typealias Ballot = BallotToApply
 
     func tally(likes: Set<CounterTally.Like> = []) -> CounterTally {
         CounterTally(schema: ClassSchema(className: "Photo"),
@@ -18,7 +18,7 @@ import Testing
 
     @Test func aSecondLikeAndARetractionWithoutALikeChangeNothing() {
         var tally = tally()
-        tally.decide(ApplyIncrements(className: "Photo", objectId: "p1", field: "likes", oncePerUser: true, ballots: [
+        tally.decide(CounterBallots(className: "Photo", objectId: "p1", field: "likes", oncePerUser: true, ballots: [
             like("a", "u1"), like("b", "u1"), like("c", "u2"), like("d", "u1", -1), like("e", "u1", -1), like("f", "u3", -1),
         ]))
         let byId = Dictionary(uniqueKeysWithValues: tally.outcomes.map { ($0.ballotId, $0) })
@@ -38,7 +38,7 @@ import Testing
     @Test func anUnchangedLikeBeforeAnyChangeKeepsTheObjectsDate() {
         let target = CounterTally.Target(objectId: "p1", field: "likes")
         var tally = tally(likes: [.init(target: target, voter: "u1")])
-        tally.decide(ApplyIncrements(className: "Photo", objectId: "p1", field: "likes", oncePerUser: true,
+        tally.decide(CounterBallots(className: "Photo", objectId: "p1", field: "likes", oncePerUser: true,
                                      ballots: [like("a", "u1"), like("b", "u1", -1), like("c", nil)]))
         #expect(tally.outcomes[0].sequence == nil && tally.outcomes[0].updatedAt == "2026-01-01T00:00:00.000Z")
         #expect(tally.outcomes[1].amount == -1 && tally.outcomes[1].total == 4)
@@ -48,7 +48,7 @@ import Testing
 
     @Test func withoutTheRuleEveryBallotCounts() {
         var tally = tally()
-        tally.decide(ApplyIncrements(className: "Photo", objectId: "p1", field: "likes",
+        tally.decide(CounterBallots(className: "Photo", objectId: "p1", field: "likes",
                                      ballots: [like("a", "u1"), like("b", "u1"), like("c", nil, 3)]))
         #expect(tally.outcomes.map(\.total) == [6, 7, 10])
         #expect(tally.outcomes.map(\.sequence) == [1, 2, 3])

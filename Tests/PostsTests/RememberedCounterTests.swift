@@ -13,26 +13,27 @@ import Testing
 @Suite(.serialized, .enabled(if: PostsDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL (run with `deploy/stack test`)"))
 struct RememberedCounterTests {
     static let className = "RememberedCat"
-    typealias Outcome = AppliedIncrements.Outcome
+    /// The suite's own, as the posts service makes one at start.
+    static let counters = CounterCache()
 
-    private static func ballot(_ id: String = UUID().uuidString.lowercased(), by voter: Identity = .anonymous) -> ApplyIncrements.Ballot {
+    private static func ballot(_ id: String = UUID().uuidString.lowercased(), by voter: Identity = .anonymous) -> BallotToApply {
         .init(ballotId: id, kind: .increment, value: 1, voter: voter)
     }
 
-    private static func group(_ objectId: String, _ ballots: [ApplyIncrements.Ballot]) -> ApplyIncrements {
-        ApplyIncrements(className: className, objectId: objectId, field: "votes", ballots: ballots)
+    private static func group(_ objectId: String, _ ballots: [BallotToApply]) -> CounterBallots {
+        CounterBallots(className: className, objectId: objectId, field: "votes", ballots: ballots)
     }
 
-    private func apply(_ pool: PostgresPool, _ objectId: String, _ ballots: [ApplyIncrements.Ballot]) async throws -> [Outcome] {
-        try await ApplyIncrementHandler(pool: pool).apply(ApplyIncrementBatch(groups: [Self.group(objectId, ballots)])).outcomes
+    private func apply(_ pool: PostgresPool, _ objectId: String, _ ballots: [BallotToApply]) async throws -> [BallotResult] {
+        try await ApplyBallotsHandler(pool: pool, counters: Self.counters).apply(ApplyBallots(groups: [Self.group(objectId, ballots)])).outcomes
     }
 
     private func remembered(_ objectId: String) -> CounterCache.Entry? {
-        CounterCache.shared.get(.init(className: Self.className, objectId: objectId, field: "votes"))
+        Self.counters.get(.init(className: Self.className, objectId: objectId, field: "votes"))
     }
 
-    private func decidedFromMemory(_ objectId: String, _ ballots: [ApplyIncrements.Ballot]) -> Bool {
-        CounterRound(className: Self.className, groups: [Self.group(objectId, ballots)]).cachedRound() != nil
+    private func decidedFromMemory(_ objectId: String, _ ballots: [BallotToApply]) -> Bool {
+        CounterUpdate(className: Self.className, groups: [Self.group(objectId, ballots)]).cachedUpdate(from: Self.counters) != nil
     }
 
     private func make(_ pool: PostgresPool, _ body: String = #"{"votes":5}"#) async throws -> String {
@@ -86,7 +87,7 @@ struct RememberedCounterTests {
         try await PostsDatabase.withScratch { pool in
             let id = try await make(pool)
             _ = try await apply(pool, id, [Self.ballot(), Self.ballot()])
-            CounterCache.shared.store([.init(className: Self.className, objectId: id, field: "votes"):
+            Self.counters.store([.init(className: Self.className, objectId: id, field: "votes"):
                                         .init(value: 7, lastSequence: 1, writers: nil)])
             let outcome = try #require(try await apply(pool, id, [Self.ballot()]).first)
             #expect(outcome.total == 8 && outcome.sequence == 3)
@@ -152,13 +153,13 @@ struct RememberedCounterTests {
     @Test func likesAreNeverDecidedFromMemory() async throws {
         try await PostsDatabase.withScratch { pool in
             let id = try await make(pool)
-            let like = ApplyIncrements(className: Self.className, objectId: id, field: "votes", oncePerUser: true,
+            let like = CounterBallots(className: Self.className, objectId: id, field: "votes", oncePerUser: true,
                                        ballots: [Self.ballot(by: Identity(userId: "u1"))])
-            _ = try await ApplyIncrementHandler(pool: pool).apply(ApplyIncrementBatch(groups: [like]))
+            _ = try await ApplyBallotsHandler(pool: pool, counters: Self.counters).apply(ApplyBallots(groups: [like]))
             #expect(remembered(id) == nil)
             _ = try await apply(pool, id, [Self.ballot()])
             #expect(remembered(id) != nil)
-            #expect(CounterRound(className: Self.className, groups: [like]).cachedRound() == nil)
+            #expect(CounterUpdate(className: Self.className, groups: [like]).cachedUpdate(from: Self.counters) == nil)
         }
     }
 

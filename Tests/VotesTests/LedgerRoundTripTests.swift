@@ -29,9 +29,9 @@ struct LedgerRoundTripTests {
             #expect(try await ledger.record(first).isEmpty)
             #expect(try await Self.states(pool) == ["r1:pending", "r2:pending"])
 
-            let applied = AppliedIncrements.Outcome(ballotId: first[0].ballotId, amount: 1, total: 1, sequence: 1,
+            let applied = BallotResult(ballotId: first[0].ballotId, amount: 1, total: 1, sequence: 1,
                                                      updatedAt: "2026-12-01T00:00:00.000Z")
-            let refused = AppliedIncrements.Outcome(ballotId: first[1].ballotId, error: ParseError(.objectNotFound, "Object not found."))
+            let refused = BallotResult(ballotId: first[1].ballotId, error: ParseError(.objectNotFound, "Object not found."))
             let next = [Self.ballot("r3"), Self.ballot("r1", objectId: "cat2")]
             let existing = try await ledger.record(next, settling: .init(ballots: first, outcomes: [applied, refused]))
             #expect(try await Self.states(pool) == ["r1:applied", "r2:rejected", "r3:pending"])
@@ -72,7 +72,7 @@ struct LedgerRoundTripTests {
             let ledger = BallotLedger(pool: pool)
             let first = [Self.ballot("r1")]
             _ = try await ledger.record(first)
-            let applied = AppliedIncrements.Outcome(ballotId: first[0].ballotId, amount: 1, total: 1, sequence: 1,
+            let applied = BallotResult(ballotId: first[0].ballotId, amount: 1, total: 1, sequence: 1,
                                                      updatedAt: "2026-12-01T00:00:00.000Z")
             // Two new ballots with one ballot id: the recording fails on the primary key.
             var twin = Self.ballot("r3")

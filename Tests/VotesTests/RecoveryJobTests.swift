@@ -14,7 +14,7 @@ import Testing
         let client = RPCClient(url: try AMQPURL("amqp://guest:guest@127.0.0.1:1/"), name: "test", eventExchange: "x", logger: logger)
         var router = CommandRouter()
         var jobs: [BackgroundJob] = []
-        try VotesService.definition.registerCommands(&router, pool, client, &jobs)
+        try VotesService.definition(VotesConfiguration(), logLevel: .error).registerCommands(&router, pool, client, &jobs)
         #expect(jobs.map(\.name) == ["ballot recovery"])
 
         let running = BackgroundJobs.start(jobs, logger: logger)

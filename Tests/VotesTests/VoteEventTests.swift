@@ -55,6 +55,20 @@ import Testing
         }
     }
 
+    /// What the publisher and the replay write (`VoteCast.cloudEventText`) is what a consumer decodes back.
+    @Test func theEventTextDecodesToTheSameTypedEvent() throws {
+        for amount in [1.0, -1.0, 2.5] {
+            let vote = VoteCast(ballotId: "b1", className: "Cat", objectId: "QtjcqDbaAi", field: "votes", amount: amount,
+                                total: 12, sequence: 3, voter: amount > 2 ? nil : "u1", requestId: "r\"1")
+            let text = vote.cloudEventText(id: "e1", time: "2026-11-30T14:02:51.492Z")
+            let decoded = try JSONDecoder().decode(CloudEvent<VoteCast>.self, from: Data(text.utf8))
+            #expect(decoded.data == vote)
+            #expect(decoded.id == "e1" && decoded.time == "2026-11-30T14:02:51.492Z" && decoded.subject == "Cat/QtjcqDbaAi")
+            #expect(decoded.type == (amount < 0 ? VoteRetracted.type : VoteCast.type))
+            #expect(vote.routingKey == (amount < 0 ? "vote.retracted.Cat" : "vote.cast.Cat"))
+        }
+    }
+
     @Test func theVoterTextIsIdentitysCodableForm() throws {
         for identity in [Identity.anonymous, Identity(userId: "u\"1", roles: ["a", "b"]), Identity(isMaster: true, isReadOnlyMaster: true)] {
             let decoded = try JSONDecoder().decode(Identity.self, from: Data(BallotLedger.identityText(identity).utf8))

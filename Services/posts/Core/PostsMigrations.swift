@@ -28,7 +28,7 @@ enum PostsMigrations {
             PRIMARY KEY (class_name, object_id, field, voter));
         """)
 
-    /// The check of a vote round decided from what this process remembered (`CounterRound.write(_:checkingAgainst:)`):
+    /// The check of a vote round decided from what this process remembered (`CounterUpdate.write(_:checkingAgainst:)`):
     /// fails the statement, and so its transaction, unless what the round assumed still holds.
     static let cachedRounds = Migration(version: 5, name: "cached vote rounds", sql: """
         CREATE OR REPLACE FUNCTION vote_round_holds(holds boolean) RETURNS boolean LANGUAGE plpgsql AS $$

@@ -12,7 +12,7 @@ public enum PostsService {
         registerCommands: { router, pool, calls, jobs in
             let configuration = try PostsConfiguration.fromEnvironment()
             let service = try ServiceConfiguration.fromEnvironment(.posts)
-            ApplyIncrementHandler.register(&router, pool)
+            ApplyBallotsHandler.register(&router, pool)
             router.register(ReportPushResults.type, ReportPushResults.self) { command, _ in
                 PushResultsRecorded(counted: try await pool.withConnection { connection in
                     try await connection.transaction { connection in

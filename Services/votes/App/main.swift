@@ -1,5 +1,4 @@
-import VotesCore
 import Foundation
-import ServiceKit
+import VotesCore
 
-exit(await ServiceHost.main(VotesService.definition))
+exit(await VotesService.main())

@@ -1,4 +1,5 @@
 import Contracts
+import ParseWire
 
 /// One vote as the ledger records it before it is applied.
 struct Ballot: Sendable, Equatable {
@@ -31,8 +32,5 @@ struct AppliedBallot: Sendable, Equatable {
     }
 
     /// Whole numbers without a fraction, as JavaScript prints them.
-    static func number(_ value: Double) -> String {
-        if value.rounded() == value && abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
+    static func number(_ value: Double) -> String { JSONText.format(value) }
 }

@@ -15,50 +15,57 @@ import Runtime
 /// need not wait for. A refusal is answered once it is marked: sent again by the recovery, a ballot refused for
 /// its object's ACL could be applied if the ACL changed meanwhile.
 actor BallotBatcher {
-    typealias Outcome = Result<AppliedBallot, ParseError>
-
     /// What `submit` gets for a ballot.
     enum Answer: Sendable {
         /// Recorded (or recorded before) and sent to `posts`: its outcome.
-        case applied(Outcome)
+        case applied(VoteSaga.Outcome)
         /// Not recorded: its request id is in the ledger already, with this ballot.
         case existing(BallotLedger.Existing)
     }
 
+    /// A ballot's saga and the voters waiting for it.
     private struct Waiting: Sendable {
-        var ballot: Ballot
-        /// Already in the ledger (a retry of a pending ballot, the recovery): not recorded again.
-        var recorded: Bool
+        var saga: VoteSaga
         var continuations: [CheckedContinuation<Answer, any Error>]
 
-        func resume(with result: Result<Answer, any Error>) {
+        /// Runs one step of the saga and tells the voters what it says; `error` is a failure's cause.
+        mutating func step(_ error: any Error = BatchError.noOutcome, _ transition: (inout VoteSaga) -> VoteSaga.Reply) {
+            switch transition(&saga) {
+            case .nothingYet: return
+            case .answer(let outcome): resume(with: .success(.applied(outcome)))
+            case .existing(let found): resume(with: .success(.existing(found)))
+            case .failure: resume(with: .failure(error))
+            }
+        }
+
+        private func resume(with result: Result<Answer, any Error>) {
             for continuation in continuations { continuation.resume(with: result) }
         }
     }
 
-    /// A round `posts` answered, to be marked with the next round's recording, and its refusals, answered then.
+    /// A round `posts` answered, to be marked with the next round's recording.
     private struct Unsettled: Sendable {
         var settlement: BallotLedger.Settlement
-        var refused: [Waiting]
-        var answers: [String: Outcome]
+        var sent: [Waiting]
 
-        func marked(_ result: Result<Void, any Error>) {
-            for item in refused {
-                item.resume(with: result.flatMap {
-                    answers[item.ballot.ballotId].map { .success(.applied($0)) } ?? .failure(BatchError.noOutcome)
-                })
+        mutating func marked(_ result: Result<Void, any Error>) {
+            for index in sent.indices {
+                switch result {
+                case .success: sent[index].step { $0.marked() }
+                case .failure(let error): sent[index].step(error) { $0.interrupted() }
+                }
             }
         }
     }
 
-    private let ledger: BallotLedger
+    private let ledger: any BallotRecording
     private let client: RPCClient
     private let configuration: VotesConfiguration
     private var maxRounds: Int { configuration.maxRounds }
     private var waiting: [Waiting] = []
     private var rounds = 0
 
-    init(ledger: BallotLedger, client: RPCClient, configuration: VotesConfiguration) {
+    init(ledger: any BallotRecording, client: RPCClient, configuration: VotesConfiguration) {
         self.ledger = ledger
         self.client = client
         self.configuration = configuration
@@ -68,10 +75,10 @@ actor BallotBatcher {
     /// `posts` could not be reached: a recorded ballot stays pending and a retry or the recovery completes it.
     func submit(_ ballot: Ballot, recorded: Bool) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
-            if let index = waiting.firstIndex(where: { $0.ballot.ballotId == ballot.ballotId }) {
+            if let index = waiting.firstIndex(where: { $0.saga.ballot.ballotId == ballot.ballotId }) {
                 waiting[index].continuations.append(continuation)
             } else {
-                waiting.append(Waiting(ballot: ballot, recorded: recorded, continuations: [continuation]))
+                waiting.append(Waiting(saga: VoteSaga(ballot, recorded: recorded), continuations: [continuation]))
             }
             if rounds < maxRounds {
                 rounds += 1
@@ -96,74 +103,56 @@ actor BallotBatcher {
 
     /// Runs without holding the actor, so new ballots keep queueing meanwhile. Returns what is left to mark.
     private nonisolated func round(_ batch: [Waiting], marking previous: Unsettled?) async -> Unsettled? {
+        var batch = batch, previous = previous
         let existing: [String: BallotLedger.Existing]
         do {
-            existing = try await ledger.record(batch.filter { !$0.recorded }.map(\.ballot),
+            existing = try await ledger.record(batch.filter(\.saga.needsRecording).map(\.saga.ballot),
                                                settling: previous?.settlement)
             previous?.marked(.success(()))
         } catch {
             // Nothing of this trip committed: the earlier round stays pending (the recovery marks it), and this
             // round's new ballots were not recorded.
             previous?.marked(.failure(error))
-            for item in batch { item.resume(with: .failure(error)) }
+            for index in batch.indices { batch[index].step(error) { $0.interrupted() } }
             return nil
         }
-        var apply: [Waiting] = []
-        for item in batch {
-            if !item.recorded, let found = existing[item.ballot.ballotId] {
-                item.resume(with: .success(.existing(found)))
-            } else {
-                apply.append(item)
-            }
-        }
-        guard !apply.isEmpty else { return nil }
-        let ballots = apply.map(\.ballot)
-        let outcomes: [AppliedIncrements.Outcome]
+        for index in batch.indices { batch[index].step { $0.recorded(existing: existing[$0.ballot.ballotId]) } }
+        var sent = batch.filter(\.saga.goesToPosts)
+        guard !sent.isEmpty else { return nil }
+        let ballots = sent.map(\.saga.ballot)
+        let results: [BallotResult]
         do {
-            outcomes = try await send(ballots).outcomes
+            results = try await send(ballots).outcomes
         } catch let error as ParseError where error.code != .timeout {
             // A refusal of the whole command is every ballot's final answer.
-            outcomes = ballots.map { .init(ballotId: $0.ballotId, error: error) }
+            results = ballots.map { .init(ballotId: $0.ballotId, error: error) }
         } catch {
             // posts stopped at the call's deadline (124) applied nothing, like a call that timed out here:
             // still pending in the ledger: a retry or the recovery completes it.
-            for item in apply { item.resume(with: .failure(error)) }
+            for index in sent.indices { sent[index].step(error) { $0.interrupted() } }
             return nil
         }
-        var answers: [String: Outcome] = [:]
-        for outcome in outcomes {
-            if let error = outcome.error {
-                answers[outcome.ballotId] = .failure(error)
-            } else if let total = outcome.total, let updatedAt = outcome.updatedAt {
-                answers[outcome.ballotId] = .success(AppliedBallot(total: total, updatedAt: updatedAt))
-            }
-        }
-        var refused: [Waiting] = []
-        for item in apply {
-            if let answer = answers[item.ballot.ballotId], case .success = answer {
-                item.resume(with: .success(.applied(answer)))
-            } else {
-                refused.append(item)
-            }
-        }
-        return Unsettled(settlement: .init(ballots: ballots, outcomes: outcomes), refused: refused, answers: answers)
+        var byBallot: [String: BallotResult] = [:]
+        for result in results { byBallot[result.ballotId] = result }
+        for index in sent.indices { sent[index].step { $0.answered(byBallot[$0.ballot.ballotId]) } }
+        return Unsettled(settlement: .init(ballots: ballots, outcomes: results), sent: sent)
     }
 
-    private nonisolated func send(_ ballots: [Ballot]) async throws -> AppliedIncrements {
+    private nonisolated func send(_ ballots: [Ballot]) async throws -> BallotsApplied {
         var groups: [BallotTarget: [Ballot]] = [:]
         var order: [BallotTarget] = []
         for ballot in ballots {
             if groups[ballot.target] == nil { order.append(ballot.target) }
             groups[ballot.target, default: []].append(ballot)
         }
-        let request = ApplyIncrementBatch(groups: order.map { target in
-            ApplyIncrements(className: target.className, objectId: target.objectId, field: target.field,
+        let request = ApplyBallots(groups: order.map { target in
+            CounterBallots(className: target.className, objectId: target.objectId, field: target.field,
                             oncePerUser: configuration.oncePerUser.contains(className: target.className, field: target.field),
                             ballots: (groups[target] ?? []).map {
                                 .init(ballotId: $0.ballotId, kind: $0.vote.kind, value: $0.vote.value, voter: $0.voter)
                             })
         })
-        return try await client.send(ApplyIncrementBatch.type, request, to: .posts, requestId: ballots[0].requestId,
+        return try await client.send(ApplyBallots.type, request, to: .posts, requestId: ballots[0].requestId,
                                      identity: .anonymous, timeout: configuration.applyTimeout)
     }
 

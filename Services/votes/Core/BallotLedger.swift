@@ -3,6 +3,7 @@ import Foundation
 import ParseWire
 import Storage
 import Runtime
+import ServiceKit
 
 /// The ledger's statements. A ballot is recorded `pending` before it is sent to `posts`, and marked `applied`
 /// (with its event in the outbox, in the same transaction) only after `posts` committed it.
@@ -10,7 +11,7 @@ struct BallotLedger: Sendable {
     let pool: PostgresPool
 
     /// A ballot already in the ledger under the same request id.
-    enum Existing: Sendable {
+    enum Existing: Sendable, Equatable {
         case pending(Ballot)
         case applied(Ballot, AppliedBallot)
         case rejected(Ballot, ParseError)
@@ -19,7 +20,7 @@ struct BallotLedger: Sendable {
     /// What `posts` answered for a round, to be marked in the ledger.
     struct Settlement: Sendable {
         var ballots: [Ballot]
-        var outcomes: [AppliedIncrements.Outcome]
+        var outcomes: [BallotResult]
     }
 
     /// In one round trip and one transaction: marks `settlement` (see `settleStatement`) and records `ballots`
@@ -108,7 +109,7 @@ struct BallotLedger: Sendable {
     }
 
     /// The statement `settleStatement` makes. Every part runs whether or not the final INSERT reads it; the outbox rows are
-    /// those `Outbox.add` writes. Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
+    /// added by `Outbox.addAllSQL`. Each part finds its ballots by `ballot_id = ANY(...)` on the primary key, whatever the join order the
     /// plan picks: a generic plan made while the ledger looked empty (the statistics of a fresh database) read
     /// the whole table at every round, joined to the batch. `pending` is a parameter ($15): with the literal,
     /// the plan read the whole `ballots_pending` index (every pending ballot, and the entries of every ballot
@@ -130,9 +131,8 @@ struct BallotLedger: Sendable {
                 AS x(id, amount, total, sequence, updated, event)
             WHERE b.ballot_id = ANY($7::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING b.event_id
         )
-        INSERT INTO outbox (event_id, routing_key, payload)
-        SELECT e.id, e.key, e.payload FROM unnest($12::uuid[], $13::text[], $14::jsonb[]) WITH ORDINALITY AS e(id, key, payload, n)
-        WHERE e.id IN (SELECT event_id FROM marked) ORDER BY e.n
+        \(Outbox.addAllSQL(ids: "$12::uuid[]", routingKeys: "$13::text[]", payloads: "$14::jsonb[]",
+                           onlyIds: "SELECT event_id FROM marked"))
         """
 
     static let selectBallot = """
@@ -166,7 +166,7 @@ struct BallotLedger: Sendable {
     /// session token is not kept. Written by hand: it is written for every ballot.
     static func identityText(_ identity: Identity) -> String {
         if identity == .anonymous { return anonymousText }
-        var json = JSONText(capacity: 96)
+        var json = JSONObjectWriter(capacity: 96)
         json.object { json in
             json.member("isMaster", bool: identity.isMaster)
             json.member("isReadOnlyMaster", bool: identity.isReadOnlyMaster)

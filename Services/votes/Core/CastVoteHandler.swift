@@ -3,7 +3,7 @@ import Foundation
 import ParseWire
 import Runtime
 
-/// `vote.cast.v1`: records the ballot (idempotent on the request id), has it applied, answers as parse-server
+/// `votes.cast.v1`: records the ballot (idempotent on the request id), has it applied, answers as parse-server
 /// answers the Increment. The answer leaves only once the ballot is recorded in the ledger and applied by `posts`.
 struct CastVoteHandler: Sendable {
     let batcher: BallotBatcher

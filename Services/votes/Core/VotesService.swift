@@ -19,24 +19,42 @@ public enum VotesService {
         "enable_mergejoin": "off",
     ]
 
-    public static let definition = ServiceDefinition(
-        name: .votes,
-        migrations: VotesMigrations.all,
-        // Votes held at once are what a round can batch: with 32, 64 clients on one cat made rounds of about 8.
-        defaultPrefetch: 256,
-        // Vote events are rebuilt from the ledger when needed (`vote-consumer replay`): once published, keeping
-        // them in the outbox too only cost PostgreSQL a second write of each.
-        defaultOutboxRetentionMinutes: 0,
-        databaseSettings: databaseSettings,
-        registerCommands: { router, pool, client, jobs in
-            let service = try ServiceConfiguration.fromEnvironment(.votes)
-            let configuration = try VotesConfiguration.fromEnvironment()
-            let logger = Logger(service: "votes", level: service.logLevel)
-            let ledger = BallotLedger(pool: pool)
-            let batcher = BallotBatcher(ledger: ledger, client: client, configuration: configuration)
-            let handler = CastVoteHandler(batcher: batcher, configuration: configuration)
-            router.register(CastVote.type, CastVote.self) { command, _ in try await handler.handle(command) }
-            let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: configuration, logger: logger)
-            jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
-        })
+    /// Reads the configuration once, at start, and runs the service; the exit status.
+    public static func main() async -> Int32 {
+        let configuration: VotesConfiguration
+        let service: ServiceConfiguration
+        do {
+            configuration = try VotesConfiguration.fromEnvironment()
+            service = try ServiceConfiguration.fromEnvironment(.votes)
+        } catch {
+            Logger(service: "votes").error("invalid configuration", ["error": "\(error)"])
+            return 2
+        }
+        return await ServiceHost.main(definition(configuration, logLevel: service.logLevel))
+    }
+
+    public static func definition(_ configuration: VotesConfiguration, logLevel: LogLevel) -> ServiceDefinition {
+        ServiceDefinition(
+            name: .votes,
+            migrations: VotesMigrations.all,
+            // Votes held at once are what a round can batch: with 32, 64 clients on one cat made rounds of about 8.
+            defaultPrefetch: 256,
+            // Vote events are rebuilt from the ledger when needed (`vote-consumer replay`): once published, keeping
+            // them in the outbox too only cost PostgreSQL a second write of each.
+            defaultOutboxRetentionMinutes: 0,
+            databaseSettings: databaseSettings,
+            registerCommands: { router, pool, client, jobs in
+                let logger = Logger(service: "votes", level: logLevel)
+                let ledger = BallotLedger(pool: pool)
+                let batcher = BallotBatcher(ledger: ledger, client: client, configuration: configuration)
+                let handler = CastVoteHandler(batcher: batcher, configuration: configuration)
+                for type in [CastVote.type, CastVote.previousType] {
+                    router.register(type, CastVote.self) { command, _ in try await handler.handle(command) }
+                }
+                let replay = ReplayVotesHandler(pool: pool)
+                router.register(ReplayVotes.type, ReplayVotes.self) { command, _ in try await replay.handle(command) }
+                let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: configuration, logger: logger)
+                jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
+            })
+    }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What this process last committed for each counter it applied votes to: the counter's value, its last sequence
 /// and its object's write ACL, so that the next round on it can decide without reading them first
-/// (`CounterRound.cachedRound`: one round trip instead of two). Never trusted blindly: the write that uses an entry
+/// (`CounterUpdate.cachedRound`: one round trip instead of two). Never trusted blindly: the write that uses an entry
 /// checks, under the row's lock, that the row still holds what the entry says, and a mismatch (a plain update, a
 /// changed ACL, another process's votes) fails that write; the round then runs again reading everything.
 ///
@@ -29,8 +29,6 @@ final class CounterCache: Sendable {
         /// Counters found changed, and until when (`DispatchTime` nanoseconds) they are not remembered.
         var distrusted: [Key: UInt64] = [:]
     }
-
-    static let shared = CounterCache()
 
     /// Beyond this many counters (or counters distrusted) the cache starts again empty.
     let capacity: Int

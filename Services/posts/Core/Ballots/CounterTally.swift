@@ -2,9 +2,8 @@ import Contracts
 import ParseWire
 
 /// What each ballot of one class does to its counter, decided in memory once the class's rows are locked and the
-/// earlier ballots, sequences and likes are read (see `CounterRound`): nobody else can change them meanwhile.
+/// earlier ballots, sequences and likes are read (see `CounterUpdate`): nobody else can change them meanwhile.
 struct CounterTally {
-    typealias Outcome = AppliedIncrements.Outcome
 
     /// A locked object: who may write it, its `updatedAt` as clients read it, and its counters by field (absent:
     /// not set yet, counted from 0).
@@ -27,15 +26,15 @@ struct CounterTally {
 
     let schema: ClassSchema
     let rows: [String: LockedRow]
-    let earlier: [String: Outcome]
+    let earlier: [String: BallotResult]
     var lastSequences: [Target: Int]
     /// This batch's `updatedAt` for the objects it changes.
     let updatedAt: String
 
-    private(set) var outcomes: [Outcome] = []
+    private(set) var outcomes: [BallotResult] = []
     /// The new rows of `vote_applied`: applied ballots, and those that changed nothing (so a retry of one is
     /// answered the same, whatever happened since).
-    private(set) var recorded: [(target: Target, outcome: Outcome)] = []
+    private(set) var recorded: [(target: Target, outcome: BallotResult)] = []
     /// Each changed counter's value after the batch.
     private(set) var totals: [Target: Double] = [:]
     private var likes: Set<Like>
@@ -44,7 +43,7 @@ struct CounterTally {
     private var likedBy: [Like: String] = [:]
     private var seen = Set<String>()
 
-    init(schema: ClassSchema, rows: [String: LockedRow], earlier: [String: Outcome], lastSequences: [Target: Int],
+    init(schema: ClassSchema, rows: [String: LockedRow], earlier: [String: BallotResult], lastSequences: [Target: Int],
          likes: Set<Like>, updatedAt: String) {
         self.schema = schema
         self.rows = rows
@@ -64,10 +63,10 @@ struct CounterTally {
 
     static let notFound = ParseError(.objectNotFound, "Object not found.")
 
-    mutating func decide(_ group: ApplyIncrements) {
+    mutating func decide(_ group: CounterBallots) {
         let target = Target(objectId: group.objectId, field: group.field)
         guard let row = rows[group.objectId] else {
-            outcomes += group.ballots.map { earlierOutcome($0) ?? Outcome(ballotId: $0.ballotId, error: Self.notFound) }
+            outcomes += group.ballots.map { earlierOutcome($0) ?? BallotResult(ballotId: $0.ballotId, error: Self.notFound) }
             return
         }
         var running = totals[target] ?? row.values[group.field] ?? 0
@@ -77,14 +76,14 @@ struct CounterTally {
             guard seen.insert(ballot.ballotId.lowercased()).inserted else { continue }
             if let refusal = Self.refusal(for: ballot.voter, schema: schema, writers: row.writers)
                 ?? (group.oncePerUser ? Self.likeRefusal(ballot) : nil) {
-                outcomes.append(Outcome(ballotId: ballot.ballotId, error: refusal))
+                outcomes.append(BallotResult(ballotId: ballot.ballotId, error: refusal))
                 continue
             }
             if group.oncePerUser, let voter = ballot.voter.userId {
                 let like = Like(target: target, voter: voter)
                 let counts = ballot.value > 0 ? likes.insert(like).inserted : likes.remove(like) != nil
                 guard counts else {
-                    let unchanged = Outcome(ballotId: ballot.ballotId, amount: 0, total: running, sequence: nil,
+                    let unchanged = BallotResult(ballotId: ballot.ballotId, amount: 0, total: running, sequence: nil,
                                             updatedAt: totals[target] == nil ? row.updatedAt : updatedAt)
                     outcomes.append(unchanged)
                     recorded.append((target, unchanged))
@@ -95,7 +94,7 @@ struct CounterTally {
             let amount = ballot.kind == .increment ? ballot.value : ballot.value - running
             running += amount
             sequence += 1
-            let outcome = Outcome(ballotId: ballot.ballotId, amount: amount, total: running, sequence: sequence,
+            let outcome = BallotResult(ballotId: ballot.ballotId, amount: amount, total: running, sequence: sequence,
                                   updatedAt: updatedAt)
             outcomes.append(outcome)
             recorded.append((target, outcome))
@@ -106,14 +105,14 @@ struct CounterTally {
 
     /// What the ballot got when it was applied before, under the id as this batch spells it: `earlier` is keyed
     /// by PostgreSQL's text of the uuid (lower case), and a sender may write it in upper case.
-    private func earlierOutcome(_ ballot: ApplyIncrements.Ballot) -> Outcome? {
+    private func earlierOutcome(_ ballot: BallotToApply) -> BallotResult? {
         guard var done = earlier[ballot.ballotId.lowercased()] else { return nil }
         done.ballotId = ballot.ballotId
         return done
     }
 
     /// `votes` checks these before it records a like; checked again here, where the rule is enforced.
-    private static func likeRefusal(_ ballot: ApplyIncrements.Ballot) -> ParseError? {
+    private static func likeRefusal(_ ballot: BallotToApply) -> ParseError? {
         guard ballot.voter.userId != nil else {
             return ParseError(.objectNotFound, "Permission denied, user needs to be authenticated.")
         }

@@ -6,19 +6,18 @@ import Storage
 /// The ballots of one class in one `votes.apply.v1` batch, applied with a fixed number of statements whatever the
 /// number of objects: one lock of every row concerned, one read each of the earlier ballots, the last sequences and
 /// the likes, then one write per changed field and per table; or, on counters this process remembers, the write
-/// alone (`CounterRound+Cached.swift`). Must run inside a transaction.
-struct CounterRound {
-    typealias Outcome = AppliedIncrements.Outcome
+/// alone (`CounterUpdate+Cached.swift`). Must run inside a transaction.
+struct CounterUpdate {
     typealias Target = CounterTally.Target
 
     let className: String
-    let groups: [ApplyIncrements]
+    let groups: [CounterBallots]
 
     /// What a round applied: its outcomes, the statements left to send (its write, which goes out with the COMMIT
     /// or the next class's first trip), and what its counters hold once it commits, for `CounterCache`.
     struct Applied {
-        var outcomes: [Outcome]
-        var unsent: [PostgresStatement]
+        var outcomes: [BallotResult]
+        var queued: [PostgresStatement]
         var remembered: [CounterCache.Key: CounterCache.Entry] = [:]
     }
 
@@ -26,14 +25,14 @@ struct CounterRound {
     /// (the transaction's BEGIN, the previous class's write): they go out with this round's first, so a round costs
     /// one round trip (the schema, the row locks and the earlier ballots) when this process has the class's schema,
     /// two when not.
-    func apply(on connection: PostgresConnection, sending leading: [PostgresStatement]) async throws -> Applied {
+    func apply(on connection: PostgresConnection, sending queued: [PostgresStatement]) async throws -> Applied {
         do {
             try Names.requireClassName(className)
         } catch {
-            return Applied(outcomes: Self.refuse(groups, error), unsent: leading)
+            return Applied(outcomes: Self.refuse(groups, error), queued: queued)
         }
-        var outcomes: [Outcome] = []
-        var live: [ApplyIncrements] = []
+        var outcomes: [BallotResult] = []
+        var live: [CounterBallots] = []
         for group in groups {
             if Names.isValidFieldName(group.field) {
                 live.append(group)
@@ -41,22 +40,22 @@ struct CounterRound {
                 outcomes += Self.refuse([group], ParseError(.invalidKeyName, "Invalid field name: \(group.field)."))
             }
         }
-        guard !live.isEmpty else { return Applied(outcomes: outcomes, unsent: leading) }
+        guard !live.isEmpty else { return Applied(outcomes: outcomes, queued: queued) }
 
         // The schema is read in the transaction, and in the same round trip the rows are locked and the earlier
         // ballots read (after the locks: the server runs the statements in order), with the columns of the schema
         // this process read last; those results are kept only if the schema read now is that one.
         let cached = SchemaCache.shared.get(className)
-        let guessed = cached.map { roundStatements(countable(live, schema: $0).counted, schema: $0) } ?? []
-        let opened = try await connection.pipeline(leading + [SchemaStore.loadStatement(className)] + guessed)
-        guard let schema = SchemaStore.loaded(className, opened[leading.count]) else {
-            return Applied(outcomes: outcomes + Self.refuse(live, CounterTally.notFound), unsent: [])
+        let guessed = cached.map { lockAndReadStatements(countable(live, schema: $0).counted, schema: $0) } ?? []
+        let firstResults = try await connection.pipeline(queued + [SchemaStore.loadStatement(className)] + guessed)
+        guard let schema = SchemaStore.loaded(className, firstResults[queued.count]) else {
+            return Applied(outcomes: outcomes + Self.refuse(live, CounterTally.notFound), queued: [])
         }
         let (counted, refused) = countable(live, schema: schema)
         outcomes += refused
-        guard !counted.isEmpty else { return Applied(outcomes: outcomes, unsent: []) }
+        guard !counted.isEmpty else { return Applied(outcomes: outcomes, queued: []) }
         let read = !guessed.isEmpty && cached?.fingerprint == schema.fingerprint && !schema.fingerprint.isEmpty
-            ? Array(opened.suffix(2)) : try await connection.pipeline(roundStatements(counted, schema: schema))
+            ? Array(firstResults.suffix(2)) : try await connection.pipeline(lockAndReadStatements(counted, schema: schema))
         let rows = lockedRows(read[0], fields: fields(counted))
         let earlier = Self.earlier(read[1])
         var tally = CounterTally(schema: schema, rows: rows, earlier: earlier.outcomes, lastSequences: earlier.lastSequences,
@@ -70,15 +69,15 @@ struct CounterRound {
             _ = try await SchemaStore.ensure(className, fields: Dictionary(uniqueKeysWithValues: newFields.map { ($0, number) }),
                                          current: schema, on: connection)
         }
-        return Applied(outcomes: outcomes, unsent: write(tally).map { [$0] } ?? [],
+        return Applied(outcomes: outcomes, queued: write(tally).map { [$0] } ?? [],
                        remembered: remembered(counted, tally: tally))
     }
 
     /// The groups whose field is a Number or not there yet (counted from 0), and refusals for the others.
-    private func countable(_ live: [ApplyIncrements], schema: ClassSchema) -> (counted: [ApplyIncrements], refused: [Outcome]) {
+    private func countable(_ live: [CounterBallots], schema: ClassSchema) -> (counted: [CounterBallots], refused: [BallotResult]) {
         let number = FieldType(.number)
-        var counted: [ApplyIncrements] = []
-        var refused: [Outcome] = []
+        var counted: [CounterBallots] = []
+        var refused: [BallotResult] = []
         for group in live {
             if let type = schema.type(of: group.field), type != number {
                 refused += Self.refuse([group], ParseError(
@@ -90,17 +89,17 @@ struct CounterRound {
         return (counted, refused)
     }
 
-    private func fields(_ groups: [ApplyIncrements]) -> [String] { Array(Set(groups.map { $0.field })).sorted() }
+    private func fields(_ groups: [CounterBallots]) -> [String] { Array(Set(groups.map { $0.field })).sorted() }
 
-    private static func refuse(_ groups: [ApplyIncrements], _ error: ParseError) -> [Outcome] {
-        groups.flatMap { $0.ballots.map { Outcome(ballotId: $0.ballotId, error: error) } }
+    private static func refuse(_ groups: [CounterBallots], _ error: ParseError) -> [BallotResult] {
+        groups.flatMap { $0.ballots.map { BallotResult(ballotId: $0.ballotId, error: error) } }
     }
 
     private var table: String { Names.table(className) }
 
     /// `SELECT ... FOR UPDATE` of every object of `groups` in id order; a counter column the class does not have
     /// yet reads NULL. Nil when there is nothing to lock.
-    private func lockStatement(_ groups: [ApplyIncrements], schema: ClassSchema) -> PostgresStatement? {
+    private func lockStatement(_ groups: [CounterBallots], schema: ClassSchema) -> PostgresStatement? {
         guard !groups.isEmpty else { return nil }
         let counters = fields(groups).map { schema.fields[$0] == nil ? "NULL" : Names.quoted($0) + "::text" }
         return PostgresStatement("""
@@ -123,7 +122,7 @@ struct CounterRound {
     }
 
     /// The row locks, then what the locked counters have already seen; none when nothing is counted.
-    private func roundStatements(_ counted: [ApplyIncrements], schema: ClassSchema) -> [PostgresStatement] {
+    private func lockAndReadStatements(_ counted: [CounterBallots], schema: ClassSchema) -> [PostgresStatement] {
         guard let lock = lockStatement(counted, schema: schema) else { return [] }
         return [lock, earlierStatement(counted)]
     }
@@ -134,7 +133,7 @@ struct CounterRound {
     /// counter of an object that does not exist reads no sequence and no like, and is never used.) Each like is
     /// looked up by its whole key (the `LIMIT` keeps the lookup per asked like, in any plan): joined, a plan made
     /// while `vote_likes` looked empty walked all the class's likes.
-    func earlierStatement(_ counted: [ApplyIncrements]) -> PostgresStatement {
+    func earlierStatement(_ counted: [CounterBallots]) -> PostgresStatement {
         let literal = SQLParameters.arrayLiteral
         let likes = Self.askedLikes(counted.filter { $0.oncePerUser })
         return PostgresStatement("""
@@ -155,15 +154,15 @@ struct CounterRound {
     }
 
     private static func earlier(_ result: PostgresResult)
-        -> (outcomes: [String: Outcome], lastSequences: [Target: Int], likes: Set<CounterTally.Like>) {
-        var outcomes: [String: Outcome] = [:]
+        -> (outcomes: [String: BallotResult], lastSequences: [Target: Int], likes: Set<CounterTally.Like>) {
+        var outcomes: [String: BallotResult] = [:]
         var last: [Target: Int] = [:]
         var liked = Set<CounterTally.Like>()
         for row in result.rows {
             guard let first = row[1] else { continue }
             switch row[0] {
             case "applied":
-                outcomes[first] = Outcome(ballotId: first, amount: row[4].flatMap(Double.init), total: row[5].flatMap(Double.init),
+                outcomes[first] = BallotResult(ballotId: first, amount: row[4].flatMap(Double.init), total: row[5].flatMap(Double.init),
                                           sequence: row[6].flatMap { Int($0) }, updatedAt: row[7])
             case "last":
                 if let field = row[2] { last[Target(objectId: first, field: field)] = row[6].flatMap { Int($0) } ?? 0 }
@@ -177,7 +176,7 @@ struct CounterRound {
     }
 
     /// The likes to look up: each voter's, on the counters under the one-vote-per-user rule.
-    private static func askedLikes(_ groups: [ApplyIncrements]) -> [CounterTally.Like] {
+    private static func askedLikes(_ groups: [CounterBallots]) -> [CounterTally.Like] {
         groups.flatMap { group in
             group.ballots.compactMap { ballot in
                 ballot.voter.userId.map { CounterTally.Like(target: Target(objectId: group.objectId, field: group.field), voter: $0) }

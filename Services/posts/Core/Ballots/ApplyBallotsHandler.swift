@@ -11,16 +11,18 @@ import Storage
 /// lock of all its rows, one read of earlier ballots, one write per table), so a hot object costs one row lock per
 /// batch, not per vote, and ballots spread over many objects cost one round trip per table, not per object. On
 /// counters this process applied votes to before, the lock and the read are skipped (`applyRemembered`).
-struct ApplyIncrementHandler: Sendable {
+struct ApplyBallotsHandler: Sendable {
     let pool: PostgresPool
+    /// What this process committed to its counters (one per process, made at start).
+    let counters: CounterCache
 
     /// How a round's transaction plans (see `apply`).
-    static let roundSettings = PostgresStatement(
+    static let planSettings = PostgresStatement(
         "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")
 
     static func register(_ router: inout CommandRouter, _ pool: PostgresPool) {
-        let handler = ApplyIncrementHandler(pool: pool)
-        router.register(ApplyIncrementBatch.type, ApplyIncrementBatch.self) { command, _ in
+        let handler = ApplyBallotsHandler(pool: pool, counters: CounterCache())
+        router.register(ApplyBallots.type, ApplyBallots.self) { command, _ in
             try await handler.apply(command.payload)
         }
     }
@@ -28,7 +30,7 @@ struct ApplyIncrementHandler: Sendable {
     /// One transaction for the whole batch. Classes are taken in name order and each class's rows are locked in
     /// one statement in id order, so two batches never wait for each other in a cycle. A class whose table lost a
     /// column this process still had in its schema fails the round: it runs once more with the schema read afresh.
-    func apply(_ batch: ApplyIncrementBatch) async throws -> AppliedIncrements {
+    func apply(_ batch: ApplyBallots) async throws -> BallotsApplied {
         for group in batch.groups where !group.ballots.allSatisfy({ UUID(uuidString: $0.ballotId) != nil }) {
             throw ParseError(.invalidJSON, "Invalid ballot id.")
         }
@@ -41,56 +43,56 @@ struct ApplyIncrementHandler: Sendable {
         }
     }
 
-    private func apply(_ byClass: [String: [ApplyIncrements]]) async throws -> AppliedIncrements {
+    private func apply(_ byClass: [String: [CounterBallots]]) async throws -> BallotsApplied {
         try await pool.withConnection { connection in
             if let applied = try await applyRemembered(byClass, on: connection) { return applied }
-            let (applied, remembered) = try await connection.pipelinedTransaction { connection, opening in
+            let (applied, remembered) = try await connection.pipelinedTransaction { connection, begin in
                 // One plan per statement and session, made without sequential scans: every statement of a round
                 // reaches its rows through a primary key or `vote_applied_sequence`. A generic plan made while
                 // `vote_applied` or a class was nearly empty chose a sequential scan and kept it until the table
                 // was next analyzed, many times dearer per vote; planning every round afresh instead made planning the
                 // largest part of posts' database work per vote (docs/development.md, "A cached generic plan").
-                var unsent = opening + [Self.roundSettings]
-                var outcomes: [AppliedIncrements.Outcome] = []
+                var queued = begin + [Self.planSettings]
+                var outcomes: [BallotResult] = []
                 var remembered: [CounterCache.Key: CounterCache.Entry] = [:]
                 for className in byClass.keys.sorted() {
-                    let round = try await CounterRound(className: className, groups: byClass[className] ?? [])
-                        .apply(on: connection, sending: unsent)
-                    outcomes += round.outcomes
-                    unsent = round.unsent
-                    remembered.merge(round.remembered) { _, latest in latest }
+                    let update = try await CounterUpdate(className: className, groups: byClass[className] ?? [])
+                        .apply(on: connection, sending: queued)
+                    outcomes += update.outcomes
+                    queued = update.queued
+                    remembered.merge(update.remembered) { _, latest in latest }
                 }
-                return ((AppliedIncrements(outcomes: outcomes), remembered), unsent)
+                return ((BallotsApplied(outcomes: outcomes), remembered), queued)
             }
-            CounterCache.shared.store(remembered)
+            counters.store(remembered)
             return applied
         }
     }
 
     /// The batch in one round trip, decided from what this process remembers of its counters (`CounterCache`,
-    /// `CounterRound.cachedRound`): nil when a class's round cannot be, or when a counter no longer holds what was
+    /// `CounterUpdate.cachedRound`): nil when a class's round cannot be, or when a counter no longer holds what was
     /// remembered (a plain update, another process's votes, a retried ballot). Its counters are distrusted then
     /// (not remembered for a while), and the batch runs as usual, reading them. Two such writes can lock the same rows in different orders:
     /// PostgreSQL breaks the deadlock, and the batch that lost it also runs as usual, locking in id order.
-    private func applyRemembered(_ byClass: [String: [ApplyIncrements]],
-                                 on connection: PostgresConnection) async throws -> AppliedIncrements? {
-        var rounds: [CounterRound.CachedRound] = []
+    private func applyRemembered(_ byClass: [String: [CounterBallots]],
+                                 on connection: PostgresConnection) async throws -> BallotsApplied? {
+        var updates: [CounterUpdate.CachedUpdate] = []
         for className in byClass.keys.sorted() {
-            guard let round = CounterRound(className: className, groups: byClass[className] ?? []).cachedRound() else {
+            guard let update = CounterUpdate(className: className, groups: byClass[className] ?? []).cachedUpdate(from: counters) else {
                 return nil
             }
-            rounds.append(round)
+            updates.append(update)
         }
-        let writes = rounds.map(\.write)
+        let writes = updates.map(\.write)
         do {
-            try await connection.pipelinedTransaction { _, opening in ((), opening + [Self.roundSettings] + writes) }
+            try await connection.pipelinedTransaction { _, begin in ((), begin + [Self.planSettings] + writes) }
         } catch let error as PostgresError
-                    where [CounterRound.changedState, "23505", "40P01"].contains(error.sqlState ?? "") {
-            CounterCache.shared.distrust(rounds.flatMap { $0.remembered.keys })
+                    where [CounterUpdate.changedState, "23505", "40P01"].contains(error.sqlState ?? "") {
+            counters.distrust(updates.flatMap { $0.remembered.keys })
             return nil
         }
-        for round in rounds { CounterCache.shared.store(round.remembered) }
-        return AppliedIncrements(outcomes: rounds.flatMap(\.outcomes))
+        for update in updates { counters.store(update.remembered) }
+        return BallotsApplied(outcomes: updates.flatMap(\.outcomes))
     }
 }
 

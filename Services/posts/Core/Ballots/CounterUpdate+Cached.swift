@@ -5,10 +5,10 @@ import Storage
 
 /// Rounds on counters this process applied votes to before (`CounterCache`): decided from what it remembers, and
 /// written in one statement that checks, under the rows' locks, that they still hold it (`write(_:checkingAgainst:)`).
-extension CounterRound {
+extension CounterUpdate {
     /// A round decided from `CounterCache`: its outcomes, and its write, which checks what the decisions assumed.
-    struct CachedRound {
-        var outcomes: [Outcome]
+    struct CachedUpdate {
+        var outcomes: [BallotResult]
         var write: PostgresStatement
         var remembered: [CounterCache.Key: CounterCache.Entry]
     }
@@ -19,7 +19,7 @@ extension CounterRound {
     /// The round decided from `CounterCache` alone, with a write that checks what it assumed (`write(_:checkingAgainst:)`),
     /// so it costs no read: when this process has the class's schema, every counter is a plain one (no likes) of a
     /// Number field it has applied votes to, and every ballot counts. Nil otherwise: `apply` reads what it needs.
-    func cachedRound() -> CachedRound? {
+    func cachedUpdate(from counters: CounterCache) -> CachedUpdate? {
         guard (try? Names.requireClassName(className)) != nil, let schema = SchemaCache.shared.get(className),
               !schema.fingerprint.isEmpty else { return nil }
         let number = FieldType(.number)
@@ -27,7 +27,7 @@ extension CounterRound {
         var lastSequences: [Target: Int] = [:]
         for group in groups {
             guard !group.oncePerUser, Names.isValidFieldName(group.field), schema.type(of: group.field) == number,
-                  let entry = CounterCache.shared.get(.init(className: className, objectId: group.objectId, field: group.field))
+                  let entry = counters.get(.init(className: className, objectId: group.objectId, field: group.field))
             else { return nil }
             if let row = rows[group.objectId], row.writers != entry.writers { return nil }
             var row = rows[group.objectId] ?? .init(writers: entry.writers, updatedAt: "", values: [:])
@@ -42,12 +42,12 @@ extension CounterRound {
         guard tally.outcomes.count == groups.reduce(0, { $0 + $1.ballots.count }),
               tally.outcomes.allSatisfy({ $0.error == nil && $0.sequence != nil }),
               let write = write(tally, checkingAgainst: schema.fingerprint) else { return nil }
-        return CachedRound(outcomes: tally.outcomes, write: write, remembered: remembered(groups, tally: tally))
+        return CachedUpdate(outcomes: tally.outcomes, write: write, remembered: remembered(groups, tally: tally))
     }
 
     /// What the counters of `groups` hold once the round commits (the plain ones: counters under the
     /// one-vote-per-user rule always read their likes).
-    func remembered(_ groups: [ApplyIncrements], tally: CounterTally) -> [CounterCache.Key: CounterCache.Entry] {
+    func remembered(_ groups: [CounterBallots], tally: CounterTally) -> [CounterCache.Key: CounterCache.Entry] {
         var entries: [CounterCache.Key: CounterCache.Entry] = [:]
         for group in groups where !group.oncePerUser {
             guard let row = tally.rows[group.objectId] else { continue }

@@ -9,8 +9,8 @@ import Testing
 /// transaction sets them), made while the class, `vote_applied` and `vote_likes` look empty and kept until they are
 /// next analyzed. Every table must be reached through an index condition, whatever join order the plan takes.
 @Suite(.serialized, .enabled(if: PostsDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL (run with `deploy/stack test`)"))
-struct CounterRoundPlanTests {
-    typealias Ballot = ApplyIncrements.Ballot
+struct CounterUpdatePlanTests {
+    typealias Ballot = BallotToApply
 
     @Test func aRoundReachesEveryTableThroughAnIndex() async throws {
         try await PostsDatabase.withScratch { pool in
@@ -22,13 +22,13 @@ struct CounterRoundPlanTests {
                 rows: ["p1": .init(writers: nil, updatedAt: "2026-01-01T00:00:00.000Z", values: ["likes": 5])],
                 earlier: [:], lastSequences: [:], likes: [like], updatedAt: "2026-11-30T00:00:00.000Z")
             // A new like and a retraction, so that the write adds to and deletes from `vote_likes` too.
-            let group = ApplyIncrements(className: "PlanPhoto", objectId: "p1", field: "likes", oncePerUser: true, ballots: [
+            let group = CounterBallots(className: "PlanPhoto", objectId: "p1", field: "likes", oncePerUser: true, ballots: [
                 Ballot(ballotId: UUID().uuidString, kind: .increment, value: 1, voter: Identity(userId: "u2")),
                 Ballot(ballotId: UUID().uuidString, kind: .increment, value: -1, voter: Identity(userId: "u1")),
             ])
             tally.decide(group)
-            let round = CounterRound(className: "PlanPhoto", groups: [group])
-            let statements = [round.earlierStatement([group]), try #require(round.write(tally))]
+            let update = CounterUpdate(className: "PlanPhoto", groups: [group])
+            let statements = [update.earlierStatement([group]), try #require(update.write(tally))]
             for statement in statements { try await expectIndexed(statement, pool) }
         }
     }
@@ -36,7 +36,7 @@ struct CounterRoundPlanTests {
     /// The statement's generic plan, made with the round's settings, reaches every table through an index condition.
     private func expectIndexed(_ statement: PostgresStatement, _ pool: PostgresPool) async throws {
         let plan = try await pool.withConnection {
-            try await $0.genericPlan(of: statement, after: [ApplyIncrementHandler.roundSettings])
+            try await $0.genericPlan(of: statement, after: [ApplyBallotsHandler.planSettings])
         }
         let scans = plan.lines.filter { $0.contains("Scan") && !$0.contains("Function Scan") && !$0.contains("CTE Scan") }
         #expect(!scans.isEmpty, "\(plan.text)")
@@ -60,11 +60,11 @@ struct CounterRoundPlanTests {
             var tally = CounterTally(
                 schema: schema, rows: ["c1": .init(writers: ["*"], updatedAt: "", values: ["votes": 5])],
                 earlier: [:], lastSequences: [target: 3], likes: [], updatedAt: "2026-11-30T00:00:00.000Z")
-            let group = ApplyIncrements(className: "PlanCat", objectId: "c1", field: "votes", ballots: [
+            let group = CounterBallots(className: "PlanCat", objectId: "c1", field: "votes", ballots: [
                 Ballot(ballotId: UUID().uuidString.lowercased(), kind: .increment, value: 1, voter: .anonymous),
             ])
             tally.decide(group)
-            let write = try #require(CounterRound(className: "PlanCat", groups: [group])
+            let write = try #require(CounterUpdate(className: "PlanCat", groups: [group])
                 .write(tally, checkingAgainst: schema.fingerprint))
             #expect(write.sql.contains("vote_round_holds"))
             try await expectIndexed(write, pool)

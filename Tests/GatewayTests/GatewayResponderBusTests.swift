@@ -1,0 +1,78 @@
+import Contracts
+import Foundation
+import HTTPServer
+import Messaging
+import ParseWire
+import Runtime
+import TestDoubles
+import Testing
+@testable import GatewayCore
+
+/// The responder's round trips, over an in-memory bus whose services answer as the tests say.
+@Suite struct GatewayResponderBusTests {
+    private static func responder(_ bus: InMemoryBus) throws -> GatewayResponder {
+        let configuration = try GatewayConfiguration.fromEnvironment(Environment([
+            "PARSE_SERVER_APPLICATION_ID": "app", "PARSE_AMQP_URL": "amqp://guest:guest@127.0.0.1:1/",
+        ]))
+        return GatewayResponder(configuration: configuration, client: RPCClient(bus: bus),
+                                logger: Logger(service: "gateway-test", level: .error))
+    }
+
+    private static func request(_ method: String, _ path: String, body: String = "", appId: String = "app") -> HTTPRequest {
+        HTTPRequest(method: method, path: path,
+                    headers: ["X-Parse-Application-Id": appId, "Content-Type": "application/json",
+                              "X-Parse-Request-Id": "req-1"],
+                    body: Array(body.utf8), remoteAddress: "203.0.113.9")
+    }
+
+    private static func command<Payload: Codable & Sendable>(_ message: OutgoingMessage, _ type: Payload.Type) throws
+        -> Command<Payload> {
+        try JSONDecoder().decode(Command<Payload>.self, from: Data(message.body))
+    }
+
+    @Test func aVoteGoesToVotesAsTheCastCommandAndItsAnswerIsTheClients() async throws {
+        let bus = InMemoryBus()
+        bus.serve(.votes, CastVote.type, CastVote.self) { command in
+            RESTResponse(status: 200, body: #"{"votes":3,"updatedAt":"2026-11-30T14:02:51.492Z"}"#)
+        }
+        let response = try await Self.responder(bus).respond(
+            to: Self.request("PUT", "/parse/classes/Cat/abc", body: #"{"votes":{"__op":"Increment","amount":1}}"#))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"votes":3,"updatedAt":"2026-11-30T14:02:51.492Z"}"#)
+        let call = try #require(bus.calls.first)
+        #expect(bus.calls.count == 1)
+        #expect(call.routingKey == ServiceName.votes.commandQueue && call.type == "votes.cast.v1")
+        let sent = try Self.command(call, CastVote.self)
+        #expect(sent.payload == CastVote(className: "Cat", objectId: "abc", field: "votes", kind: .increment, value: 1))
+        #expect(sent.requestId == "req-1")
+    }
+
+    @Test func aReadGoesToPostsAsRESTAndItsStatusAndBodyPassThrough() async throws {
+        let bus = InMemoryBus()
+        bus.serve(.posts, RESTRequest.type, RESTRequest.self) { command in
+            RESTResponse(status: 200, body: #"{"results":[],"path":"\#(command.payload.path)"}"#)
+        }
+        let response = try await Self.responder(bus).respond(to: Self.request("GET", "/parse/classes/Cat"))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"results":[],"path":"classes/Cat"}"#)
+        #expect(try Self.command(#require(bus.calls.first), RESTRequest.self).payload.method == "GET")
+    }
+
+    @Test func aServicesParseErrorBecomesItsStatusAndBody() async throws {
+        let bus = InMemoryBus()
+        bus.serve(.posts, RESTRequest.type, RESTRequest.self) { _ -> RESTResponse in
+            throw ParseError(.objectNotFound, "Object not found.")
+        }
+        let response = try await Self.responder(bus).respond(to: Self.request("GET", "/parse/classes/Cat/nope"))
+        #expect(response.status == 404)
+        let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        #expect(body?["code"] as? Int == 101 && body?["error"] as? String == "Object not found.")
+    }
+
+    @Test func aWrongApplicationIdIsRefusedWithoutACall() async throws {
+        let bus = InMemoryBus()
+        let response = try await Self.responder(bus).respond(to: Self.request("GET", "/parse/classes/Cat", appId: "other"))
+        #expect(response.status == 403)
+        #expect(bus.calls.isEmpty)
+    }
+}
