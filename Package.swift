@@ -58,7 +58,12 @@ let package = Package(
         // Parse queries (`where`, `order`, `keys`...) to parameterised SQL, for any service that stores objects.
         .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage"], path: "Shared/Query"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], path: "Shared/HTTPServer"),
-        .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
+        // Prometheus metrics of the process (counters, gauges, histograms, /proc figures) and their text format.
+        .target(name: "Metrics", path: "Shared/Metrics"),
+        // `GET /metrics` over Shared/HTTPServer: the gateway's page and the backend services' metrics port.
+        .target(name: "MetricsHTTP", dependencies: ["Metrics", "HTTPServer", "Runtime"], path: "Shared/MetricsHTTP"),
+        .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime", "Metrics",
+                                                   "MetricsHTTP"],
                 path: "Shared/ServiceKit"),
 
         .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
@@ -87,6 +92,8 @@ let package = Package(
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "MetricsHTTP", "HTTPServer", "Runtime"],
+                    path: "Tests/MetricsTests"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts"], path: "Tests/ParseWireTests"),
         .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage", "Runtime", "ScratchDatabase"],
                     path: "Tests/QueryTests"),
