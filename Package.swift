@@ -10,7 +10,7 @@ func serviceTargets(_ name: String) -> [Target] {
     let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto"] : []
     let usesQueries = name == "auth" || name == "posts"
     return [
-        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra
+        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging", "Metrics"] + extra
                     + (usesQueries ? ["Query"] : []),
                 path: "Services/\(name)/Core"),
         .executableTarget(name: name, dependencies: [.target(name: core), "ServiceKit", "Runtime"],
@@ -52,8 +52,8 @@ let package = Package(
         .target(name: "ParseWire", dependencies: ["Runtime"], path: "Shared/ParseWire"),
         .target(name: "Contracts", dependencies: ["ParseWire"], path: "Shared/Contracts"),
         .target(name: "Runtime", path: "Shared/Runtime"),
-        .target(name: "Storage", dependencies: ["CLibPQ", "Runtime"], path: "Shared/Storage"),
-        .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime"],
+        .target(name: "Storage", dependencies: ["CLibPQ", "Runtime", "Metrics"], path: "Shared/Storage"),
+        .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime", "Metrics"],
                 path: "Shared/Messaging"),
         // Parse queries (`where`, `order`, `keys`...) to parameterised SQL, for any service that stores objects.
         .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage"], path: "Shared/Query"),
@@ -66,7 +66,8 @@ let package = Package(
                                                    "MetricsHTTP"],
                 path: "Shared/ServiceKit"),
 
-        .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
+        .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime", "Metrics",
+                                                    "MetricsHTTP"],
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
@@ -81,11 +82,13 @@ let package = Package(
         // Delivers `push.requested.v1` events to an HTTP endpoint per device type and reports the results to posts.
         .target(name: "PushAdapterCore", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                 path: "Services/push-adapter/Core"),
-        .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime"], path: "Services/push-adapter/App"),
+        .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime", "MetricsHTTP"],
+                          path: "Services/push-adapter/App"),
         .testTarget(name: "PushAdapterTests", dependencies: ["PushAdapterCore", "Contracts", "ParseWire"],
                     path: "Tests/PushAdapterTests"),
         // Parse LiveQuery over WebSocket: subscriptions in memory, fed by object and vote events.
-        .target(name: "LiveCore", dependencies: ["CLibCrypto", "CEpoll", "Messaging", "Contracts", "ParseWire", "Query", "Runtime"],
+        .target(name: "LiveCore", dependencies: ["CLibCrypto", "CEpoll", "Messaging", "Contracts", "ParseWire", "Query", "Runtime",
+                                                 "MetricsHTTP"],
                 path: "Services/live/Core"),
         .executableTarget(name: "live", dependencies: ["LiveCore", "Runtime"], path: "Services/live/App"),
         .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query"], path: "Tests/LiveTests"),
@@ -101,7 +104,8 @@ let package = Package(
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
-        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
+        .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
+                                                       "Metrics"],
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),

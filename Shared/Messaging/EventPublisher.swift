@@ -50,5 +50,6 @@ public final class EventPublisher: Sendable {
                             persistent: true)
         }
         try await connection.publishConfirmed(messages)
+        for event in events { MessagingMetrics.eventsPublished.labels(event.type).increment() }
     }
 }

@@ -57,3 +57,13 @@ struct MetricsResponder: HTTPResponder {
         immediateResponse(to: request) ?? MetricsPage.notFound
     }
 }
+
+extension MetricsServer {
+    /// For a process that is not a `ServiceHost` service (live, push-adapter): reads `PARSE_METRICS` and
+    /// `PARSE_METRICS_PORT`, exports the process's figures and starts the port when one is set.
+    public static func fromEnvironment(logger: Logger) throws -> MetricsServer? {
+        let settings = try MetricsSettings.fromEnvironment()
+        if settings.enabled { ProcessMetrics.register() }
+        return start(settings, logger: logger)
+    }
+}

@@ -96,6 +96,7 @@ actor BallotBatcher {
 
     /// Runs without holding the actor, so new ballots keep queueing meanwhile. Returns what is left to mark.
     private nonisolated func round(_ batch: [Waiting], marking previous: Unsettled?) async -> Unsettled? {
+        if !batch.isEmpty { VoteMetrics.roundBallots.observe(Double(batch.count)) }
         let existing: [String: BallotLedger.Existing]
         do {
             existing = try await ledger.record(batch.filter { !$0.recorded }.map(\.ballot),
@@ -106,12 +107,14 @@ actor BallotBatcher {
             // round's new ballots were not recorded.
             previous?.marked(.failure(error))
             for item in batch { item.resume(with: .failure(error)) }
+            VoteMetrics.failed.increment(by: UInt64(batch.count))
             return nil
         }
         var apply: [Waiting] = []
         for item in batch {
             if !item.recorded, let found = existing[item.ballot.requestId] {
                 item.resume(with: .success(.existing(found)))
+                VoteMetrics.existing.increment()
             } else {
                 apply.append(item)
             }
@@ -128,6 +131,7 @@ actor BallotBatcher {
             // posts stopped at the call's deadline (124) applied nothing, like a call that timed out here:
             // still pending in the ledger: a retry or the recovery completes it.
             for item in apply { item.resume(with: .failure(error)) }
+            VoteMetrics.failed.increment(by: UInt64(apply.count))
             return nil
         }
         var answers: [String: Outcome] = [:]
@@ -142,10 +146,12 @@ actor BallotBatcher {
         for item in apply {
             if let answer = answers[item.ballot.ballotId], case .success = answer {
                 item.resume(with: .success(.applied(answer)))
+                VoteMetrics.applied.increment()
             } else {
                 refused.append(item)
             }
         }
+        VoteMetrics.refused.increment(by: UInt64(refused.count))
         return Unsettled(settlement: .init(ballots: ballots, outcomes: outcomes), refused: refused, answers: answers)
     }
 
