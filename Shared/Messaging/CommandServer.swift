@@ -91,8 +91,8 @@ public final class CommandServer: Sendable {
         guard let route = router.route(type) else {
             log.warning("unknown command type")
             count("unknown", "unknown_type")
-            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             connection.ack(delivery)
+            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             return
         }
         let started = ContinuousClock.now
@@ -103,17 +103,19 @@ public final class CommandServer: Sendable {
             let answer = try await CommandTrace.$current.withValue(calls) {
                 try await Deadline.$current.withValue(deadline) { try await route(delivery, log) }
             }
-            reply(to: delivery, body: answer.body, headers: answer.headers)
-            connection.ack(delivery)
+            // Counted before the answer leaves, so a caller that reads the metrics next finds its command there.
             count(type, answer.refused ? "refused" : "ok", since: started)
+            // Acked before the reply goes out: see `AMQPConnection.coalesced` (a reply can cost the connection).
+            connection.ack(delivery)
+            reply(to: delivery, body: answer.body, headers: answer.headers)
             log.debug("handled", ["duration_ms": started.millisecondsElapsedText, "calls": calls.summary])
         } catch let error as DeadlineExceeded {
             // Its caller has stopped waiting (or is about to): running it again would only hold resources.
             log.warning("stopped at the caller's deadline", ["error": "\(error)",
                                                              "duration_ms": started.millisecondsElapsedText])
-            reply(to: delivery, body: failure(Self.timedOut(error)))
-            connection.ack(delivery)
             count(type, "timeout", since: started)
+            connection.ack(delivery)
+            reply(to: delivery, body: failure(Self.timedOut(error)))
         } catch {
             count(type, (Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1 < options.maxAttempts
                   ? "retry" : "dead_letter", since: started)
@@ -139,8 +141,8 @@ public final class CommandServer: Sendable {
             connection.ack(delivery)
         } else {
             log.error("command failed too often; dead-lettered", ["attempts": String(attempts), "error": "\(error)"])
-            reply(to: delivery, body: failure(.internalError))
             connection.reject(delivery, requeue: false)
+            reply(to: delivery, body: failure(.internalError))
         }
     }
 
