@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Runtime
+import Metrics
 import Synchronization
 
 /// Consumes a service's command queue: runs the handler, publishes the reply, and only then acks, so a command
@@ -81,6 +82,7 @@ public final class CommandServer: Sendable {
     /// Counts one command's outcome; the type label is the router's own (an unknown type counts as `unknown`,
     /// so a sender cannot add series).
     private func count(_ type: String, _ outcome: String, since started: ContinuousClock.Instant? = nil) {
+        guard MetricsSwitch.isOn else { return }
         MessagingMetrics.commands.labels(type, outcome).increment()
         if let started { MessagingMetrics.commandDuration.labels(type).observe(ContinuousClock.now - started) }
     }

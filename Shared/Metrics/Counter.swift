@@ -7,12 +7,13 @@ public final class Counter: Sendable {
     init() {}
 
     public func increment(by amount: UInt64 = 1) {
+        guard MetricsSwitch.isOn else { return }
         count.add(amount)
     }
 
     /// For counters of a quantity that is not whole (seconds); a negative amount is ignored.
     public func add(_ amount: Double) {
-        guard amount > 0 else { return }
+        guard amount > 0, MetricsSwitch.isOn else { return }
         fraction.add(amount)
     }
 

@@ -5,14 +5,17 @@ public final class Gauge: Sendable {
     init() {}
 
     public func set(_ value: Double) {
+        guard MetricsSwitch.isOn else { return }
         current.store(value)
     }
 
     public func increment(by amount: Double = 1) {
+        guard MetricsSwitch.isOn else { return }
         current.add(amount)
     }
 
     public func decrement(by amount: Double = 1) {
+        guard MetricsSwitch.isOn else { return }
         current.add(-amount)
     }
 

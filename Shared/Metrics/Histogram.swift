@@ -12,6 +12,7 @@ public final class Histogram: Sendable {
     }
 
     public func observe(_ value: Double) {
+        guard MetricsSwitch.isOn else { return }
         var index = 0
         while index < bounds.count, value > bounds[index] { index += 1 }
         counts[index].add(1)
@@ -19,6 +20,7 @@ public final class Histogram: Sendable {
     }
 
     public func observe(_ duration: Duration) {
+        guard MetricsSwitch.isOn else { return }
         let parts = duration.components
         observe(Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
     }

@@ -63,6 +63,7 @@ extension MetricsServer {
     /// `PARSE_METRICS_PORT`, exports the process's figures and starts the port when one is set.
     public static func fromEnvironment(logger: Logger) throws -> MetricsServer? {
         let settings = try MetricsSettings.fromEnvironment()
+        MetricsSwitch.set(settings.enabled)
         if settings.enabled { ProcessMetrics.register() }
         return start(settings, logger: logger)
     }

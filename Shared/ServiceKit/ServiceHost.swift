@@ -46,6 +46,7 @@ public enum ServiceHost {
     static func run(_ definition: ServiceDefinition, configuration: ServiceConfiguration,
                     metrics: MetricsSettings = MetricsSettings(), logger: Logger) async throws {
         logger.info("starting", ["version": version, "database": (try? PostgresDatabase.name(in: configuration.databaseURL)) ?? "?"])
+        MetricsSwitch.set(metrics.enabled)
         if metrics.enabled { ProcessMetrics.register() }
         let metricsServer = MetricsServer.start(metrics, logger: logger)
         try await waitForDatabase(configuration, logger: logger)

@@ -24,6 +24,7 @@ public final class Gateway: Sendable {
                 resolver: sessions),
             metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, masterKey: configuration.masterKey,
             queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
+        MetricsSwitch.set(configuration.metricsEnabled)
         if configuration.metricsEnabled { ProcessMetrics.register() }
         var http = HTTPServerConfiguration(
             host: configuration.host, port: configuration.port, threads: configuration.httpThreads,
