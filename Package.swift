@@ -10,7 +10,7 @@ func serviceTargets(_ name: String) -> [Target] {
     let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto"] : []
     let usesQueries = name == "auth" || name == "posts"
     return [
-        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra
+        .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging", "Metrics"] + extra
                     + (usesQueries ? ["Query"] : []),
                 path: "Services/\(name)/Core"),
         .executableTarget(name: name, dependencies: [.target(name: core), "ServiceKit", "Runtime"],
@@ -52,16 +52,22 @@ let package = Package(
         .target(name: "ParseWire", dependencies: ["Runtime"], path: "Shared/ParseWire"),
         .target(name: "Contracts", dependencies: ["ParseWire"], path: "Shared/Contracts"),
         .target(name: "Runtime", path: "Shared/Runtime"),
-        .target(name: "Storage", dependencies: ["CLibPQ", "Runtime"], path: "Shared/Storage"),
-        .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime"],
+        .target(name: "Storage", dependencies: ["CLibPQ", "Runtime", "Metrics"], path: "Shared/Storage"),
+        .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime", "Metrics"],
                 path: "Shared/Messaging"),
         // Parse queries (`where`, `order`, `keys`...) to parameterised SQL, for any service that stores objects.
         .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage"], path: "Shared/Query"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], path: "Shared/HTTPServer"),
-        .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
+        // Prometheus metrics of the process (counters, gauges, histograms, /proc figures) and their text format.
+        .target(name: "Metrics", path: "Shared/Metrics"),
+        // `GET /metrics` over Shared/HTTPServer: the gateway's page and the backend services' metrics port.
+        .target(name: "MetricsHTTP", dependencies: ["Metrics", "HTTPServer", "Runtime"], path: "Shared/MetricsHTTP"),
+        .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime", "Metrics",
+                                                   "MetricsHTTP"],
                 path: "Shared/ServiceKit"),
 
-        .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
+        .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime", "Metrics",
+                                                    "MetricsHTTP"],
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
@@ -76,11 +82,13 @@ let package = Package(
         // Delivers `push.requested.v1` events to an HTTP endpoint per device type and reports the results to posts.
         .target(name: "PushAdapterCore", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                 path: "Services/push-adapter/Core"),
-        .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime"], path: "Services/push-adapter/App"),
+        .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime", "MetricsHTTP"],
+                          path: "Services/push-adapter/App"),
         .testTarget(name: "PushAdapterTests", dependencies: ["PushAdapterCore", "Contracts", "ParseWire"],
                     path: "Tests/PushAdapterTests"),
         // Parse LiveQuery over WebSocket: subscriptions in memory, fed by object and vote events.
-        .target(name: "LiveCore", dependencies: ["CLibCrypto", "CEpoll", "Messaging", "Contracts", "ParseWire", "Query", "Runtime"],
+        .target(name: "LiveCore", dependencies: ["CLibCrypto", "CEpoll", "Messaging", "Contracts", "ParseWire", "Query", "Runtime",
+                                                 "MetricsHTTP"],
                 path: "Services/live/Core"),
         .executableTarget(name: "live", dependencies: ["LiveCore", "Runtime"], path: "Services/live/App"),
         .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query"], path: "Tests/LiveTests"),
@@ -89,6 +97,8 @@ let package = Package(
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
         // In-memory stand-ins for the bus, for unit tests of what runs over it.
         .target(name: "TestDoubles", dependencies: ["Messaging", "Contracts", "ParseWire"], path: "Tests/TestDoubles"),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "MetricsHTTP", "HTTPServer", "Runtime"],
+                    path: "Tests/MetricsTests"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts", "Runtime"], path: "Tests/ParseWireTests"),
         .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage", "Runtime", "ScratchDatabase"],
                     path: "Tests/QueryTests"),
@@ -97,7 +107,7 @@ let package = Package(
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
-                                                     "TestDoubles"],
+                                                     "TestDoubles", "Metrics"],
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),

@@ -2,7 +2,9 @@
 # Measures the HTTP floor of the gateway against nginx on the same machine, in one run:
 #   1. GET <mount>/health on the gateway (the gateway alone),
 #   2. nginx answering the same JSON body at the same path (the baseline),
-#   3. GET <mount>/health/ready on the gateway (a ping round trip to every service over AMQP).
+#   3. GET <mount>/health/ready on the gateway (a ping round trip to every service over AMQP),
+#   4. GET /metrics on the gateway (the text of every metric, and the command queues' depth from RabbitMQ),
+#   5. GET <mount>/health again with the gateway restarted with PARSE_METRICS=0, then on again.
 # Prints req/s, p50 and p99 latency of each and their ratio to nginx. See bench/README.md.
 set -euo pipefail
 
@@ -134,6 +136,11 @@ main() {
     measure gateway "http://127.0.0.1:$PORT$MOUNT/health"
     measure nginx "http://127.0.0.1:$NGINX_PORT$MOUNT/health"
     measure ready "http://127.0.0.1:$PORT$MOUNT/health/ready"
+    measure metrics "http://127.0.0.1:$PORT/metrics"
+    restart_with_metrics 0 gateway
+    measure gateway-metrics-off "http://127.0.0.1:$PORT$MOUNT/health"
+    restart_with_metrics 1 gateway
+    measure gateway-metrics-on "http://127.0.0.1:$PORT$MOUNT/health"
 
     echo
     echo "wrk -t1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, all on loopback."
@@ -145,6 +152,9 @@ main() {
     print_row "nginx $MOUNT/health (baseline)" "${RESULTS[nginx]}"
     print_row "gateway $MOUNT/health" "${RESULTS[gateway]}"
     print_row "gateway $MOUNT/health/ready" "${RESULTS[ready]}"
+    print_row "gateway /metrics" "${RESULTS[metrics]}"
+    print_row "gateway $MOUNT/health, metrics off" "${RESULTS[gateway-metrics-off]}"
+    print_row "gateway $MOUNT/health, metrics on again" "${RESULTS[gateway-metrics-on]}"
 }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -93,3 +93,17 @@ cpu_per_request() {
         }
         print (out == "" ? "-" : out) }'
 }
+
+# Restarts the named processes of the stack with PARSE_METRICS=$1 (1 or 0), to measure what metrics cost in
+# the same run; waits until the gateway is ready again.
+restart_with_metrics() {
+    local setting=$1 name
+    shift
+    for name in "$@"; do "$STACK" stop-service "$name" >/dev/null; done
+    for name in "$@"; do PARSE_METRICS=$setting "$STACK" start-service "$name" >/dev/null; done
+    local tries=0
+    until [[ $(http_status "$BASE/health/ready") == 200 ]]; do
+        ((++tries < 100)) || die "the stack is not ready after restarting $*"
+        sleep 0.2
+    done
+}

@@ -5,6 +5,8 @@
 #   3. get-by-id throughput: GET <mount>/classes/BenchObject/<random id> at 10k and at 1M objects,
 #   4. GET <mount>/classes/BenchObject?order=-votes&limit=25 at 10k and at 1M objects.
 #   5. the floor of the path: a request the posts service refuses before any SQL.
+#   6. get-by-id at 10k objects with metrics off (PARSE_METRICS=0) and on again, the processes restarted between:
+#      what metrics cost (BENCH_METRICS_ONLY=1 runs only this part and its pgbench baseline).
 # Prints req/s and latencies of each and their ratio to the matching pgbench figure. See bench/README.md.
 set -euo pipefail
 
@@ -18,7 +20,8 @@ WARMUP=${BENCH_WARMUP:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-16}
 SMALL=${BENCH_SMALL_OBJECTS:-10000}
 LARGE=${BENCH_LARGE_OBJECTS:-1000000}
-readonly DURATION WARMUP CONNECTIONS SMALL LARGE
+METRICS_ONLY=${BENCH_METRICS_ONLY:-0}
+readonly DURATION WARMUP CONNECTIONS SMALL LARGE METRICS_ONLY
 
 readonly POSTS_DB=parse_posts
 readonly PGBENCH_DB=bench_pgbench
@@ -143,6 +146,34 @@ row() {
     printf '%-44s %10.0f %9s %9s   %8s of %s\n' "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base")" "$baseline"
 }
 
+# Get-by-id with metrics on, off, then on again (the processes a get crosses restarted each time), so drift of
+# the machine during the run shows as a difference between the two "on" figures.
+measure_metrics_cost() {
+    local script
+    script=$(get_script "$SMALL")
+    local processes=(gateway posts)
+    restart_with_metrics 1 "${processes[@]}"
+    measure_wrk get-metrics-on "$BASE/classes/$CLASS" "$script"
+    restart_with_metrics 0 "${processes[@]}"
+    measure_wrk get-metrics-off "$BASE/classes/$CLASS" "$script"
+    restart_with_metrics 1 "${processes[@]}"
+    measure_wrk get-metrics-on-2 "$BASE/classes/$CLASS" "$script"
+}
+
+print_metrics_cost() {
+    local on on2 off
+    read -r on _ _ <<<"${RESULTS[get-metrics-on]}"
+    read -r off _ _ <<<"${RESULTS[get-metrics-off]}"
+    read -r on2 _ _ <<<"${RESULTS[get-metrics-on-2]}"
+    echo
+    row "GET <id>, $SMALL objects, metrics on" get-metrics-on pgbench-select
+    row "GET <id>, $SMALL objects, metrics off" get-metrics-off pgbench-select
+    row "GET <id>, $SMALL objects, metrics on again" get-metrics-on-2 pgbench-select
+    awk -v a="$on" -v b="$on2" -v off="$off" 'BEGIN {
+        printf "metrics cost on get-by-id: %.1f%% of req/s (mean of the two \"on\" runs against \"off\")\n", (1 - (a + b) / 2 / off) * 100 }'
+    echo "CPU per request: on ${CPU[get-metrics-on]}; off ${CPU[get-metrics-off]}; on again ${CPU[get-metrics-on-2]}"
+}
+
 main() {
     command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
     [[ -x $PG_BIN/pgbench ]] || die "pgbench not found in $PG_BIN (set PARSE_PG_BIN)"
@@ -153,6 +184,15 @@ main() {
     write_scripts
     prepare_pgbench
 
+    if ((METRICS_ONLY)); then
+        measure_pgbench pgbench-select -S
+        fill_class "$SMALL"
+        measure_metrics_cost
+        echo
+        echo "wrk -t1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, loopback. Load before: $LOAD_BEFORE"
+        print_metrics_cost
+        return 0
+    fi
     measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
     measure_pgbench pgbench-select -S
     measure_wrk create "$BASE/classes/BenchCreate" "$WORK_DIR/create.lua"
@@ -163,6 +203,7 @@ main() {
     curl -sf -H "X-Parse-Application-Id: $APP_ID" "$BASE/classes/$CLASS?order=-votes&limit=25" >/dev/null
     measure_wrk get-small "$BASE/classes/$CLASS" "$(get_script "$SMALL")"
     measure_wrk query-small "$BASE/classes/$CLASS?order=-votes&limit=25"
+    measure_metrics_cost
 
     fill_class "$LARGE"
     measure_wrk get-large "$BASE/classes/$CLASS" "$(get_script "$LARGE")"
@@ -189,6 +230,7 @@ main() {
     read -r large_rps large_p50 _ <<<"${RESULTS[query-large]}"
     echo
     echo "order=-votes&limit=25 at $LARGE vs $SMALL objects: p50 $(ratio "$large_p50" "$small_p50"), req/s $(ratio "$large_rps" "$small_rps")"
+    print_metrics_cost
     echo
     echo "CPU per request, microseconds by process (the load generator's own not counted):"
     printf '  %-42s %s\n' "pgbench -S select-only" "${CPU[pgbench-select]}" \

@@ -10,11 +10,18 @@ public struct Pong: Codable, Sendable, Equatable {
     public var instance: String
     public var database: String
     public var version: String
+    /// Events written to the service's outbox and not yet confirmed by the broker, and the age in seconds of the
+    /// oldest of them (0 when none waits); absent from services without an outbox.
+    public var outboxPending: Int?
+    public var outboxOldestAgeSeconds: Double?
 
-    public init(service: String, instance: String, database: String, version: String) {
+    public init(service: String, instance: String, database: String, version: String, outboxPending: Int? = nil,
+                outboxOldestAgeSeconds: Double? = nil) {
         self.service = service
         self.instance = instance
         self.database = database
         self.version = version
+        self.outboxPending = outboxPending
+        self.outboxOldestAgeSeconds = outboxOldestAgeSeconds
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Runtime
+import Metrics
 import Synchronization
 
 /// A connection to RabbitMQ owned by its own thread, which is the only one that touches the librabbitmq
@@ -99,6 +100,9 @@ public final class AMQPConnection: Sendable {
     private let state = Mutex(State())
     private let wake = WakePipe()
     private let batchesReceived = Atomic<Int>(0)
+    private let connectedGauge: Gauge
+    private let unackedGauge: Gauge
+    private let reconnects: Counter
 
     public init(url: AMQPURL, options: Options, logger: Logger) {
         nodes = url.nodes
@@ -106,6 +110,9 @@ public final class AMQPConnection: Sendable {
         acknowledgedConsumerTags = Set(options.consumers.indices.filter { !options.consumers[$0].autoAck }
             .map { Self.consumerTag(options.name, $0) })
         self.logger = logger.with("amqp.connection", options.name)
+        connectedGauge = MessagingMetrics.connected.labels(options.name)
+        unackedGauge = MessagingMetrics.unacked.labels(options.name)
+        reconnects = MessagingMetrics.reconnects.labels(options.name)
     }
 
     /// Starts the connection thread; it connects in the background and keeps reconnecting until `stop`.
@@ -235,6 +242,7 @@ public final class AMQPConnection: Sendable {
         var unsettled = UnsettledDeliveries()
         var lifecycle = ConnectionLifecycle(nodes: nodes.count)
         var lastSweep = DispatchTime.now().uptimeNanoseconds
+        var everConnected = false
         while true {
             if state.withLock({ $0.stopping }) {
                 if let session { try? perform(takeOperations(), on: session, confirms: &confirms, unsettled: &unsettled) }
@@ -251,6 +259,9 @@ public final class AMQPConnection: Sendable {
                     unsettled.reset()
                     lifecycle.connected()
                     state.withLock { $0.connected = true }
+                    connectedGauge.set(1)
+                    if everConnected { reconnects.increment() }
+                    everConnected = true
                     logger.info("connected to the message broker", ["amqp.url": node.description])
                 } catch {
                     if lifecycle.failureIsWorthLogging {
@@ -265,11 +276,14 @@ public final class AMQPConnection: Sendable {
             do {
                 try perform(takeOperations(), on: current, confirms: &confirms, unsettled: &unsettled)
                 try readAvailable(current, confirms: &confirms, unsettled: &unsettled)
+                unackedGauge.set(Double(unsettled.count))
             } catch {
                 logger.warning("lost the connection to the message broker; reconnecting", ["error": "\(error)"])
                 current.abandon()
                 session = nil
                 lifecycle.connectionLost()
+                connectedGauge.set(0)
+                unackedGauge.set(0)
                 connectionEnded(reason: .connectionLost, confirms: &confirms)
             }
             let now = DispatchTime.now().uptimeNanoseconds
@@ -452,6 +466,7 @@ public final class AMQPConnection: Sendable {
             return ids.compactMap { state.calls.removeValue(forKey: $0) }
         }
         for call in expired {
+            MessagingMetrics.rpcTimeouts.labels(call.queue).increment()
             call.continuation.resume(throwing: MessagingError.timeout(queue: call.queue, milliseconds: call.milliseconds))
         }
     }

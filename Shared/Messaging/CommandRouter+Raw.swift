@@ -12,7 +12,7 @@ extension CommandRouter {
             guard let text = delivery.headers[RawHeaders.identity],
                   let identity = try? JSONCoding.decode(Identity.self, from: Array(text.utf8)) else {
                 logger.warning("malformed command", ["msg.type": type, "error": "no identity header"])
-                return RouteReply(body: try Self.failure(ParseError(.invalidJSON, "Malformed \(type) command.")))
+                return RouteReply(body: try Self.failure(ParseError(.invalidJSON, "Malformed \(type) command.")), refused: true)
             }
             let command = RawCommand(type: type, requestId: delivery.messageId ?? "", identity: identity,
                                      headers: delivery.headers, body: delivery.body)
@@ -21,7 +21,7 @@ extension CommandRouter {
                 answer.headers[RawHeaders.status] = RawHeaders.ok
                 return RouteReply(body: answer.body, headers: answer.headers)
             } catch let error as ParseError {
-                return RouteReply(body: try Self.failure(error))
+                return RouteReply(body: try Self.failure(error), refused: true)
             }
         }
     }

@@ -12,6 +12,8 @@ public struct CommandRouter: Sendable {
     struct RouteReply: Sendable {
         var body: [UInt8]
         var headers: [String: String] = [:]
+        /// The answer is a Parse error (counted as `refused`, not `ok`).
+        var refused = false
     }
 
     var routes: [String: Route] = [:]
@@ -28,12 +30,12 @@ public struct CommandRouter: Sendable {
                 command = try JSONCoding.decode(Command<Payload>.self, from: delivery.body)
             } catch {
                 logger.warning("malformed command", ["msg.type": type, "error": "\(error)"])
-                return RouteReply(body: try Self.failure(ParseError(.invalidJSON, "Malformed \(type) command.")))
+                return RouteReply(body: try Self.failure(ParseError(.invalidJSON, "Malformed \(type) command.")), refused: true)
             }
             do {
                 return RouteReply(body: try JSONCoding.encode(CommandReply<Result>.success(try await handle(command, logger))))
             } catch let error as ParseError {
-                return RouteReply(body: try Self.failure(error))
+                return RouteReply(body: try Self.failure(error), refused: true)
             }
         }
     }

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Runtime
+import Metrics
 import Synchronization
 
 /// Consumes a service's command queue: runs the handler, publishes the reply, and only then acks, so a command
@@ -70,10 +71,20 @@ public final class CommandServer: Sendable {
 
     private func received(_ delivery: Delivery) {
         inFlight.add(1, ordering: .relaxed)
+        MessagingMetrics.commandsInFlight.increment()
         Task {
             await handle(delivery)
+            MessagingMetrics.commandsInFlight.decrement()
             inFlight.subtract(1, ordering: .releasing)
         }
+    }
+
+    /// Counts one command's outcome; the type label is the router's own (an unknown type counts as `unknown`,
+    /// so a sender cannot add series).
+    private func count(_ type: String, _ outcome: String, since started: ContinuousClock.Instant? = nil) {
+        guard MetricsSwitch.isOn else { return }
+        MessagingMetrics.commands.labels(type, outcome).increment()
+        if let started { MessagingMetrics.commandDuration.labels(type).observe(ContinuousClock.now - started) }
     }
 
     private func handle(_ delivery: Delivery) async {
@@ -81,6 +92,7 @@ public final class CommandServer: Sendable {
         let log = logger.with("request.id", delivery.messageId ?? "-").with("msg.type", type)
         guard let route = router.route(type) else {
             log.warning("unknown command type")
+            count("unknown", "unknown_type")
             connection.ack(delivery)
             reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             return
@@ -89,18 +101,26 @@ public final class CommandServer: Sendable {
         let deadline = CommandDeadline.forHandling(delivery.headers)
         do {
             if let deadline, deadline.hasPassed { throw DeadlineExceeded("the command") }
-            let answer = try await Deadline.$current.withValue(deadline) { try await route(delivery, log) }
+            let calls = CommandTrace()
+            let answer = try await CommandTrace.$current.withValue(calls) {
+                try await Deadline.$current.withValue(deadline) { try await route(delivery, log) }
+            }
+            // Counted before the answer leaves, so a caller that reads the metrics next finds its command there.
+            count(type, answer.refused ? "refused" : "ok", since: started)
             // Acked before the reply goes out: see `AMQPConnection.coalesced` (a reply can cost the connection).
             connection.ack(delivery)
             reply(to: delivery, body: answer.body, headers: answer.headers)
-            log.debug("handled", ["duration_ms": started.millisecondsElapsedText])
+            log.debug("handled", ["duration_ms": started.millisecondsElapsedText, "calls": calls.summary])
         } catch let error as DeadlineExceeded {
             // Its caller has stopped waiting (or is about to): running it again would only hold resources.
             log.warning("stopped at the caller's deadline", ["error": "\(error)",
                                                              "duration_ms": started.millisecondsElapsedText])
+            count(type, "timeout", since: started)
             connection.ack(delivery)
             reply(to: delivery, body: failure(Self.timedOut(error)))
         } catch {
+            count(type, (Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1 < options.maxAttempts
+                  ? "retry" : "dead_letter", since: started)
             await retryOrDeadLetter(delivery, error: error, log: log)
         }
     }

@@ -25,6 +25,15 @@ public struct DeadLetterQueues: Sendable {
         }
     }
 
+    /// How many commands wait in each of `queues` themselves (ready, not yet taken by a consumer).
+    public func depths(_ queues: [String]) throws(Failure) -> [String: Int] {
+        try session { session throws(AMQPSession.Failure) in
+            var counts: [String: Int] = [:]
+            for queue in queues { counts[queue] = try session.messageCount(queue) }
+            return counts
+        }
+    }
+
     /// The first `limit` dead letters of `queue`, left where they are.
     public func list(_ queue: String, limit: Int) throws(Failure) -> [DeadLetter] {
         // Taken without acknowledging: closing the session gives every one back to the queue.

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Metrics
 import Runtime
 
 /// Publishes events to the durable topic exchange with publisher confirms, a batch at a time: `publish` returns
@@ -50,5 +51,7 @@ public final class EventPublisher: Sendable {
                             persistent: true)
         }
         try await connection.publishConfirmed(messages)
+        guard MetricsSwitch.isOn else { return }
+        for event in events { MessagingMetrics.eventsPublished.labels(event.type).increment() }
     }
 }

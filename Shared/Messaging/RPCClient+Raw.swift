@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Runtime
 
 extension RPCClient {
     /// Sends a raw command (bytes as the body, metadata in `message.headers`) and returns the raw reply. Errors
@@ -13,6 +14,7 @@ extension RPCClient {
     /// The same, to any command queue (tests use queues of their own).
     func call(raw type: String, _ message: RawMessage, queue: String, requestId: String, identity: Identity,
               timeout: Duration) async throws -> RawMessage {
+        CommandTrace.current?.record(type)
         var headers = message.headers
         headers[RawHeaders.identity] = String(decoding: try JSONCoding.encode(identity), as: UTF8.self)
         let outgoing = OutgoingMessage(routingKey: queue, body: message.body, contentType: "application/octet-stream",

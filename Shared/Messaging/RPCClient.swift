@@ -37,6 +37,7 @@ public final class RPCClient: Sendable {
         _ type: String, _ payload: Payload, queue: String, requestId: String, identity: Identity, timeout: Duration,
         safeToRunTwice: Bool = true, expecting: Result.Type = Result.self
     ) async throws -> Result {
+        CommandTrace.current?.record(type)
         let command = Command(type: type, requestId: requestId, identity: identity, payload: payload)
         let message = OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command),
                                       messageId: requestId, type: type, coalescible: safeToRunTwice)

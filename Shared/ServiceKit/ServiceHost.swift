@@ -1,6 +1,8 @@
 import Contracts
 import Foundation
 import Messaging
+import Metrics
+import MetricsHTTP
 import ParseWire
 import Runtime
 import Storage
@@ -25,8 +27,15 @@ public enum ServiceHost {
         if arguments.contains("--healthcheck") {
             return await HealthCheck.run(configuration, logger: logger) ? 0 : 1
         }
+        let metrics: MetricsSettings
         do {
-            try await run(definition, configuration: configuration, logger: logger)
+            metrics = try MetricsSettings.fromEnvironment()
+        } catch {
+            logger.error("invalid configuration", ["error": "\(error)"])
+            return 2
+        }
+        do {
+            try await run(definition, configuration: configuration, metrics: metrics, logger: logger)
             return 0
         } catch {
             logger.error("stopped on an error", ["error": "\(error)"])
@@ -34,8 +43,12 @@ public enum ServiceHost {
         }
     }
 
-    static func run(_ definition: ServiceDefinition, configuration: ServiceConfiguration, logger: Logger) async throws {
+    static func run(_ definition: ServiceDefinition, configuration: ServiceConfiguration,
+                    metrics: MetricsSettings = MetricsSettings(), logger: Logger) async throws {
         logger.info("starting", ["version": version, "database": (try? PostgresDatabase.name(in: configuration.databaseURL)) ?? "?"])
+        MetricsSwitch.set(metrics.enabled)
+        if metrics.enabled { ProcessMetrics.register() }
+        let metricsServer = MetricsServer.start(metrics, logger: logger)
         try await waitForDatabase(configuration, logger: logger)
         let pool = PostgresPool(configuration: PostgresConfiguration(url: configuration.databaseURL,
                                                                      poolSize: configuration.databasePoolSize,
@@ -66,7 +79,9 @@ public enum ServiceHost {
                                        exchange: configuration.eventExchange, logger: logger)
         publisher.start()
         let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger, retention: configuration.outboxRetention)
-        let background = BackgroundJobs.start([BackgroundJob(name: "outbox relay") { await relay.run() }] + jobs, logger: logger)
+        let housekeeping = [BackgroundJob(name: "outbox relay") { await relay.run() }]
+            + (metrics.enabled ? [OutboxLag.sampler(pool)] : [])
+        let background = BackgroundJobs.start(housekeeping + jobs, logger: logger)
         logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ","),
                                            "jobs": background.names.joined(separator: ",")])
 
@@ -77,6 +92,7 @@ public enum ServiceHost {
         await calls.stop()
         await publisher.stop()
         await pool.close()
+        await metricsServer?.stop()
         logger.info("stopped")
     }
 
@@ -114,12 +130,15 @@ struct PongSource: Sendable {
     let service: ServiceName
     let instance = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
 
+    /// The outbox's lag is read in the statement that proves the database answers.
     func answer(pool: PostgresPool) async throws -> Pong {
+        let lag: OutboxLag
         do {
-            _ = try await pool.query("SELECT 1")
+            lag = try await OutboxLag.read(pool)
         } catch {
             throw ParseError(.internalServerError, "The \(service.rawValue) service cannot reach its database.")
         }
-        return Pong(service: service.rawValue, instance: instance, database: "ok", version: ServiceHost.version)
+        return Pong(service: service.rawValue, instance: instance, database: "ok", version: ServiceHost.version,
+                    outboxPending: lag.pending, outboxOldestAgeSeconds: lag.oldestAgeSeconds)
     }
 }

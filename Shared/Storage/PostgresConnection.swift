@@ -112,6 +112,8 @@ public final class PostgresConnection: Sendable {
                        try session.makeReady() {
                         reconnections.add(1, ordering: .releasing)
                     }
+                    let started = ContinuousClock.now
+                    defer { if checked { StorageMetrics.statementDuration.observe(ContinuousClock.now - started) } }
                     return try session.run(until: deadline) { try work(session) }
                 }
                 openFlag.store(session.isConnected, ordering: .releasing)

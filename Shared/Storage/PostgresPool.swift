@@ -77,6 +77,8 @@ public actor PostgresPool {
     }
 
     private func acquire() async throws -> PostgresConnection {
+        let started = ContinuousClock.now
+        defer { StorageMetrics.poolWait.observe(ContinuousClock.now - started) }
         guard !isClosed else { throw PostgresError.poolClosed }
         let lease: Lease
         if let connection = idle.popLast() {

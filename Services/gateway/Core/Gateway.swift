@@ -1,5 +1,6 @@
 import HTTPServer
 import Messaging
+import Metrics
 import Runtime
 
 /// The gateway process: the HTTP server in front, one broker connection behind it for every request in flight.
@@ -17,9 +18,14 @@ public final class Gateway: Sendable {
                            logger: logger)
         sessions = AuthSessionResolver(client: client, configuration: configuration,
                                        cacheTimeToLive: sessionCacheTimeToLive, logger: logger)
-        let responder = SessionAwareResponder(
-            inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions, logger: logger),
-            resolver: sessions)
+        let responder = InstrumentedResponder(
+            inner: SessionAwareResponder(
+                inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions, logger: logger),
+                resolver: sessions),
+            metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, masterKey: configuration.masterKey,
+            queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
+        MetricsSwitch.set(configuration.metricsEnabled)
+        if configuration.metricsEnabled { ProcessMetrics.register() }
         var http = HTTPServerConfiguration(
             host: configuration.host, port: configuration.port, threads: configuration.httpThreads,
             connectionLimit: configuration.connectionLimit, perIPConnectionLimit: configuration.perIPConnectionLimit,

@@ -1,5 +1,6 @@
 import Foundation
 import Messaging
+import MetricsHTTP
 import Runtime
 
 /// The gateway's settings, read from the environment with parse-server's variable names where it has one.
@@ -34,6 +35,10 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_LIVE_QUERY_UPSTREAM` (`host:port` of the live service, `off` for none): WebSocket upgrades under the
     /// mount path go there, so the SDKs' default `ws://host:port/parse` works on the gateway's port.
     public var liveQueryUpstream: (host: String, port: UInt16)?
+    /// `PARSE_METRICS`: whether `GET /metrics` is served and requests are counted (on by default).
+    public var metricsEnabled = true
+    /// `PARSE_READY_MAX_QUEUE_DEPTH`, `PARSE_READY_MAX_OUTBOX_AGE_MS`: when `/health/ready` answers 503.
+    var readinessLimits = ReadinessLimits()
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -48,7 +53,7 @@ public struct GatewayConfiguration: Sendable {
         if readOnlyMasterKey == masterKey {
             throw ConfigurationError("PARSE_SERVER_READ_ONLY_MASTER_KEY must differ from PARSE_SERVER_MASTER_KEY")
         }
-        return GatewayConfiguration(
+        var configuration = GatewayConfiguration(
             applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
             masterKey: masterKey,
             masterKeyIPs: try IPAllowList(env.list("PARSE_SERVER_MASTER_KEY_IPS", default: ["127.0.0.1", "::1"])),
@@ -79,6 +84,12 @@ public struct GatewayConfiguration: Sendable {
             },
             voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
+        configuration.metricsEnabled = try MetricsSettings.fromEnvironment(env).enabled
+        let maxOutboxAge = try env.int("PARSE_READY_MAX_OUTBOX_AGE_MS", default: 0, in: 0...86_400_000)
+        configuration.readinessLimits = ReadinessLimits(
+            maxQueueDepth: try env.int("PARSE_READY_MAX_QUEUE_DEPTH", default: 0, in: 0...100_000_000),
+            maxOutboxAge: maxOutboxAge == 0 ? nil : .milliseconds(maxOutboxAge))
+        return configuration
     }
 
     static func liveQueryUpstream(_ env: Environment) throws -> (host: String, port: UInt16)? {

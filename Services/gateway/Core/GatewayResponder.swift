@@ -27,7 +27,8 @@ struct GatewayResponder: HTTPResponder {
                              readOnlyMasterKey: configuration.readOnlyMasterKey)
         let seconds = max(1, Int(configuration.readinessTimeout.components.seconds))
         readiness = Readiness(client: client, timeout: configuration.readinessTimeout,
-                              deadLetters: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: seconds))
+                              deadLetters: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: seconds),
+                              limits: configuration.readinessLimits)
     }
 
     /// The path below the mount without its leading slash, or nil for a path outside the mount.
@@ -52,8 +53,9 @@ struct GatewayResponder: HTTPResponder {
         let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
         let started = ContinuousClock.now
-        let response = await route(request, requestId: requestId, log: log)
-        log.debug("request", ["http.method": request.method, "http.path": request.path,
+        let trace = CommandTrace()
+        let response = await CommandTrace.$current.withValue(trace) { await route(request, requestId: requestId, log: log) }
+        log.debug("request", ["http.method": request.method, "http.path": request.path, "msg.type": trace.summary,
                               "http.status": String(response.status), "duration_ms": started.millisecondsElapsedText])
         return response
     }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Messaging
+import MetricsHTTP
 import Runtime
 
 /// Runs `live`: the WebSocket loop on its own port, one private event queue per process (each replica serves its
@@ -16,6 +17,13 @@ public enum LiveService {
         }
         let logger = Logger(service: "live", level: configuration.logLevel)
         if arguments.contains("--healthcheck") { return HealthProbe.run(port: configuration.port) ? 0 : 1 }
+        let metrics: MetricsServer?
+        do {
+            metrics = try MetricsServer.fromEnvironment(logger: logger)
+        } catch {
+            logger.error("invalid configuration", ["error": "\(error)"])
+            return 2
+        }
         SocketLoop.raiseDescriptorLimit()
         let calls = RPCClient(url: configuration.amqpURL, name: "live-calls", eventExchange: configuration.eventExchange,
                               logger: logger)
@@ -38,6 +46,7 @@ public enum LiveService {
         loop.stop()
         await events.stop()
         await calls.stop()
+        await metrics?.stop()
         logger.info("stopped")
         return 0
     }

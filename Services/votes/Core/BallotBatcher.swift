@@ -32,9 +32,15 @@ actor BallotBatcher {
         mutating func step(_ error: any Error = BatchError.noOutcome, _ transition: (inout VoteSaga) -> VoteSaga.Reply) {
             switch transition(&saga) {
             case .nothingYet: return
-            case .answer(let outcome): resume(with: .success(.applied(outcome)))
-            case .existing(let found): resume(with: .success(.existing(found)))
-            case .failure: resume(with: .failure(error))
+            case .answer(let outcome):
+                if case .success = outcome { VoteMetrics.applied.increment() } else { VoteMetrics.refused.increment() }
+                resume(with: .success(.applied(outcome)))
+            case .existing(let found):
+                VoteMetrics.existing.increment()
+                resume(with: .success(.existing(found)))
+            case .failure:
+                VoteMetrics.failed.increment()
+                resume(with: .failure(error))
             }
         }
 
@@ -104,6 +110,7 @@ actor BallotBatcher {
     /// Runs without holding the actor, so new ballots keep queueing meanwhile. Returns what is left to mark.
     private nonisolated func round(_ batch: [Waiting], marking previous: Unsettled?) async -> Unsettled? {
         var batch = batch, previous = previous
+        if !batch.isEmpty { VoteMetrics.roundBallots.observe(Double(batch.count)) }
         let existing: [String: BallotLedger.Existing]
         do {
             existing = try await ledger.record(batch.filter(\.saga.needsRecording).map(\.saga.ballot),

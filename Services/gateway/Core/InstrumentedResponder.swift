@@ -1,0 +1,83 @@
+import Contracts
+import Dispatch
+import HTTPServer
+import Messaging
+import Metrics
+import MetricsHTTP
+
+/// The gateway's outermost responder: serves `GET /metrics` (outside the Parse mount) to loopback callers or
+/// with the master key, and counts every other request by route template, method and status, with its time.
+/// With `PARSE_METRICS=0` it only passes requests on, and `/metrics` is an unknown route like any other.
+struct InstrumentedResponder: HTTPStreamingResponder {
+    static let path = "/metrics"
+
+    let inner: SessionAwareResponder
+    let metrics: GatewayMetrics?
+    let masterKey: String?
+    let queueDepths: DeadLetterQueues
+
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        if metrics != nil, request.path == Self.path { return nil }
+        guard let response = inner.immediateResponse(to: request) else { return nil }
+        metrics?.count(route: template(request), method: request.method, status: response.status, seconds: nil)
+        return response
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        guard let metrics else { return await inner.respond(to: request) }
+        if request.path == Self.path { return await metricsPage(request) }
+        return await measured(request, metrics) { await inner.respond(to: request) }
+    }
+
+    func streamsBody(of head: HTTPRequest) -> Bool { inner.streamsBody(of: head) }
+
+    func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
+        guard let metrics else { return await inner.respond(to: head, body: body) }
+        return await measured(head, metrics) { await inner.respond(to: head, body: body) }
+    }
+
+    private func measured(_ request: HTTPRequest, _ metrics: GatewayMetrics,
+                          _ answer: () async -> HTTPResponse) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        metrics.inFlight.increment()
+        let response = await answer()
+        metrics.inFlight.decrement()
+        let elapsed = (ContinuousClock.now - started).components
+        metrics.count(route: template(request), method: request.method, status: response.status,
+                      seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        return response
+    }
+
+    private func template(_ request: HTTPRequest) -> String {
+        RouteTemplate.of(inner.inner.routePath(request.path))
+    }
+
+    private func metricsPage(_ request: HTTPRequest) async -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return ParseResponses.unknownRoute(request.method, request.path)
+        }
+        guard Self.isLoopback(request.remoteAddress) || sentMasterKey(request) else { return ParseResponses.unauthorized }
+        await refreshQueueDepths()
+        return MetricsPage.response()
+    }
+
+    private func sentMasterKey(_ request: HTTPRequest) -> Bool {
+        guard let masterKey, let sent = request.headers["X-Parse-Master-Key"] else { return false }
+        return ConstantTime.equals(masterKey, sent)
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
+    }
+
+    /// Asked over a short connection of its own, whose calls block: on a dispatch thread, not the cooperative
+    /// pool. A broker that cannot be asked leaves the last figures (and `parse_amqp_connected` says why).
+    private func refreshQueueDepths() async {
+        let queues = ServiceName.allCases.map(\.commandQueue)
+        let depths = queueDepths
+        let counts = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: try? depths.depths(queues)) }
+        }
+        for (queue, count) in counts ?? [:] { metrics?.queueMessages.labels(queue).set(Double(count)) }
+    }
+}
