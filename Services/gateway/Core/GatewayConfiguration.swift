@@ -34,6 +34,8 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_LIVE_QUERY_UPSTREAM` (`host:port` of the live service, `off` for none): WebSocket upgrades under the
     /// mount path go there, so the SDKs' default `ws://host:port/parse` works on the gateway's port.
     public var liveQueryUpstream: (host: String, port: UInt16)?
+    /// `PARSE_SERVER_IDEMPOTENCY`, `PARSE_SERVER_IDEMPOTENCY_PATHS`: the writes applied once per request id.
+    var idempotentPaths = IdempotentPaths.none
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -48,7 +50,7 @@ public struct GatewayConfiguration: Sendable {
         if readOnlyMasterKey == masterKey {
             throw ConfigurationError("PARSE_SERVER_READ_ONLY_MASTER_KEY must differ from PARSE_SERVER_MASTER_KEY")
         }
-        return GatewayConfiguration(
+        var configuration = GatewayConfiguration(
             applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
             masterKey: masterKey,
             masterKeyIPs: try IPAllowList(env.list("PARSE_SERVER_MASTER_KEY_IPS", default: ["127.0.0.1", "::1"])),
@@ -79,6 +81,8 @@ public struct GatewayConfiguration: Sendable {
             },
             voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
+        configuration.idempotentPaths = try IdempotentPaths.fromEnvironment(env)
+        return configuration
     }
 
     static func liveQueryUpstream(_ env: Environment) throws -> (host: String, port: UInt16)? {

@@ -116,7 +116,7 @@ struct GatewayResponder: HTTPResponder {
             case .split(let steps):
                 return await BatchDispatcher(client: client, timeout: configuration.requestTimeout, logger: log)
                     .run(steps, transactional: batch.transactional, requestId: requestId, identity: identity,
-                         serverURL: serverURL(for: request))
+                         serverURL: serverURL(for: request), idempotent: idempotent(request, method: method, path: path))
             }
         }
         if let vote = VoteRoute(fields: configuration.voteFields).plan(method: method, path: path, body: body.payload) {
@@ -125,7 +125,8 @@ struct GatewayResponder: HTTPResponder {
         }
         let rest = RESTRequest(method: method, path: path,
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-                               body: body.payload, serverURL: serverURL(for: request))
+                               body: body.payload, serverURL: serverURL(for: request),
+                               idempotent: idempotent(request, method: method, path: path) ? true : nil)
         do {
             // Reads may share a message batch; writes travel alone (a crash re-runs a whole batch).
             let answer: RESTResponse = try await client.send(RESTRequest.type, rest, to: service, requestId: requestId,
@@ -141,6 +142,11 @@ struct GatewayResponder: HTTPResponder {
             log.error("service call failed", ["service": service.rawValue, "error": "\(error)"])
             return ParseResponses.error(.internalError)
         }
+    }
+
+    /// Whether the services apply this write once per request id: only when the client named it.
+    private func idempotent(_ request: HTTPRequest, method: String, path: String) -> Bool {
+        request.headers["X-Parse-Request-Id"] != nil && configuration.idempotentPaths.covers(method: method, path: path)
     }
 
     /// The server URL the client used (scheme from `X-Forwarded-Proto`), for `Location` headers and file URLs.
