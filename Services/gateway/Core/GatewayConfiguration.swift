@@ -36,6 +36,10 @@ public struct GatewayConfiguration: Sendable {
     public var liveQueryUpstream: (host: String, port: UInt16)?
     /// `PARSE_SERVER_IDEMPOTENCY`, `PARSE_SERVER_IDEMPOTENCY_PATHS`: the writes applied once per request id.
     var idempotentPaths = IdempotentPaths.none
+    /// `PARSE_SERVER_RATE_LIMIT`: parse-server's `rateLimit` rules.
+    var rateLimits: [RateLimitRule] = []
+    /// `PARSE_RATE_LIMIT_DATABASE_URL`: where every gateway replica counts the requests the rules limit.
+    public var rateLimitDatabaseURL = "postgres://postgres@127.0.0.1:55432/parse_gateway"
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -82,6 +86,9 @@ public struct GatewayConfiguration: Sendable {
             voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
         configuration.idempotentPaths = try IdempotentPaths.fromEnvironment(env)
+        configuration.rateLimits = try RateLimiter.rules(from: env.optional("PARSE_SERVER_RATE_LIMIT"))
+        configuration.rateLimitDatabaseURL = env.string("PARSE_RATE_LIMIT_DATABASE_URL",
+                                                        default: configuration.rateLimitDatabaseURL)
         return configuration
     }
 

@@ -13,12 +13,14 @@ struct GatewayResponder: HTTPResponder {
     let client: RPCClient
     let logger: Logger
     let sessions: any SessionResolver
+    let rateLimiter: RateLimiter
     private let access: AccessCheck
     private let readiness: Readiness
 
     init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
-         logger: Logger) {
+         rateLimiter: RateLimiter = .none, logger: Logger) {
         self.configuration = configuration
+        self.rateLimiter = rateLimiter
         self.client = client
         self.sessions = sessions
         self.logger = logger
@@ -106,8 +108,15 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        if rateLimiter.isEnabled, let refused = await rateLimiter.refusal(method: method, path: path, identity: identity,
+                                                                          remoteAddress: request.remoteAddress) {
+            return refused
+        }
         if path == "batch", method == "POST",
            let batch = BatchRequest(body: body.payload, mountPath: configuration.mountPath) {
+            if let refused = await rateLimiter.refusal(batch: batch, identity: identity, remoteAddress: request.remoteAddress) {
+                return refused
+            }
             switch BatchPlan(batch, voteFields: configuration.voteFields, serverURL: serverURL(for: request)) {
             case .forwardWhole:
                 break
