@@ -61,7 +61,7 @@ public struct IdempotentRequests: Sendable {
         }
         if duplicate.withLock({ $0 }) { return try await earlierAnswer(key) }
         if claim.hasCommitted {
-            let text = String(decoding: try JSONEncoder().encode(StoredAnswer(outcome)), as: UTF8.self)
+            let text = StoredAnswer(outcome).text
             // Stored even when the request's deadline has just passed: the write it answers is committed. Without
             // waiting for the WAL flush: the claim, which keeps the write from being applied twice, was flushed with
             // the write; a PostgreSQL crash in the next moment costs only the replay (the retry then gets 159).
@@ -82,7 +82,7 @@ public struct IdempotentRequests: Sendable {
     private func stored(_ key: String) async throws -> StoredAnswer? {
         let row = try await pool.query("SELECT answer FROM idempotency WHERE request_id = $1 AND expires_at > now()",
                                        [key]).first
-        return row?["answer"].flatMap { try? JSONDecoder().decode(StoredAnswer.self, from: Data($0.utf8)) }
+        return row?["answer"].flatMap(StoredAnswer.init(text:))
     }
 
     /// The answer of the attempt that claimed `key` first.
@@ -91,8 +91,7 @@ public struct IdempotentRequests: Sendable {
         let giveUp = Deadline.after(Self.answerWait).capped(by: Deadline.current)
         while true {
             let row = try await pool.query("SELECT answer FROM idempotency WHERE request_id = $1", [key]).first
-            if let text = row?["answer"],
-               let stored = try? JSONDecoder().decode(StoredAnswer.self, from: Data(text.utf8)) {
+            if let text = row?["answer"], let stored = StoredAnswer(text: text) {
                 return try stored.outcome.get()
             }
             guard row != nil, !giveUp.hasPassed else { break }
