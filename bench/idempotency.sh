@@ -46,8 +46,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
         args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$WORK_DIR/create.lua")
         say "idempotency $mode, round $round: warm-up ${WARMUP} s, then ${DURATION} s"
         wrk "${args[@]}" -d"${WARMUP}s" "$BASE/classes/BenchIdempotent" >/dev/null
+        before=$(stack_cpu_ticks)
         output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$BASE/classes/BenchIdempotent")
-        LINES+=("$(printf '%-28s %s' "idempotency=$mode round $round" "$(wrk_figures create "$output" "")")")
+        cpu=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
+        LINES+=("$(printf '%-28s %s   cpu us/req: %s' "idempotency=$mode round $round" "$(wrk_figures create "$output" "")" "$cpu")")
     done
 done
 echo "wrk -t1 -c$CONNECTIONS, ${DURATION} s per round after ${WARMUP} s, $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
