@@ -67,7 +67,7 @@ let package = Package(
                 path: "Shared/ServiceKit"),
 
         .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime", "Metrics",
-                                                    "MetricsHTTP"],
+                                                    "MetricsHTTP", "Storage"],
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
                                                      "TestDoubles", "Metrics"],
                     path: "Tests/GatewayTests"),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase", "Contracts",
+                                                       "ParseWire"],
                     path: "Tests/ServiceKitTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts", "HTTPServer"], path: "Tests/IntegrationTests",
                     exclude: ["Scripts"]),

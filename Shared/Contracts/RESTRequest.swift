@@ -14,13 +14,18 @@ public struct RESTRequest: Codable, Sendable, Equatable {
     public var body: String?
     /// The server URL the client used (`http://host:port/parse`), for `Location` headers and file URLs.
     public var serverURL: String
+    /// Set on a write the client named with `X-Parse-Request-Id` (within `PARSE_SERVER_IDEMPOTENCY_PATHS`): the
+    /// service applies it once per request id and answers a retry with the first answer.
+    public var idempotent: Bool?
 
-    public init(method: String, path: String, query: [String: String], body: String?, serverURL: String) {
+    public init(method: String, path: String, query: [String: String], body: String?, serverURL: String,
+                idempotent: Bool? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.body = body
         self.serverURL = serverURL
+        self.idempotent = idempotent
     }
 }
 
@@ -42,6 +47,7 @@ extension RESTRequest: JSONValueRepresentable {
             "method": .string(method), "path": .string(path), "query": .strings(query), "serverURL": .string(serverURL),
         ]
         if let body { fields["body"] = .string(body) }
+        if let idempotent { fields["idempotent"] = .bool(idempotent) }
         return .object(fields)
     }
 
@@ -49,7 +55,8 @@ extension RESTRequest: JSONValueRepresentable {
         guard let method = jsonValue["method"]?.stringValue, let path = jsonValue["path"]?.stringValue,
               let query = jsonValue["query"]?.stringDictionary, let serverURL = jsonValue["serverURL"]?.stringValue,
               case .some(let body) = jsonValue.optionalString("body") else { return nil }
-        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL)
+        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL,
+                  idempotent: jsonValue["idempotent"]?.boolValue)
     }
 }
 

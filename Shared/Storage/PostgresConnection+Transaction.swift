@@ -4,10 +4,17 @@ extension PostgresConnection {
     /// BEGIN ... COMMIT around `body`; ROLLBACK when it throws (then rethrows).
     /// Throws 25P02 when COMMIT turned into a rollback because a statement inside failed
     /// and `body` swallowed that error.
+    /// Begins with the task's `TransactionPreamble` when it has one.
     public func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        _ = try await query("BEGIN")
+        let preamble = TransactionPreamble.pending
         let value: T
         do {
+            if let preamble {
+                let opened = try await pipeline([PostgresStatement("BEGIN"), preamble.statement])
+                try preamble.inspect(opened[1])
+            } else {
+                _ = try await query("BEGIN")
+            }
             value = try await body(self)
         } catch {
             await rollBack()
@@ -18,6 +25,7 @@ extension PostgresConnection {
             throw PostgresError(sqlState: PostgresError.inFailedTransaction,
                                 message: "the transaction was rolled back because a statement in it failed")
         }
+        preamble?.markCommitted()
         return value
     }
 }

@@ -16,14 +16,21 @@ struct BatchDispatcher: Sendable {
     let timeout: Duration
     let logger: Logger
 
+    /// `idempotent`: the client named the batch with its request id, so each write in it is applied once per
+    /// `<request id>.<index>`.
     func run(_ steps: [BatchPlan.Step], transactional: Bool, requestId: String, identity: Identity,
-             serverURL: String) async -> HTTPResponse {
+             serverURL: String, idempotent: Bool = false) async -> HTTPResponse {
         var results: [JSONValue] = []
         var failed = false
         for (index, step) in steps.enumerated() {
             // Distinct per sub-request, and the same when the client retries the batch with its request id: a
             // vote's ballot is keyed by it.
             let subRequestId = "\(requestId).\(index)"
+            var step = step
+            if idempotent, case .call(let service, var request) = step, request.method != "GET" {
+                request.idempotent = true
+                step = .call(service, request)
+            }
             let result = await self.result(of: step, requestId: subRequestId, identity: identity, serverURL: serverURL)
             if result["error"] != nil { failed = true }
             results.append(result)

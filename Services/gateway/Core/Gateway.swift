@@ -9,6 +9,7 @@ public final class Gateway: Sendable {
     private let client: RPCClient
     private let sessions: AuthSessionResolver
     private let server: HTTPServer
+    private let rateLimiter: RateLimiter
     private let logger: Logger
 
     public init(configuration: GatewayConfiguration, sessionCacheTimeToLive: Duration = .seconds(5), logger: Logger) {
@@ -18,9 +19,13 @@ public final class Gateway: Sendable {
                            logger: logger)
         sessions = AuthSessionResolver(client: client, configuration: configuration,
                                        cacheTimeToLive: sessionCacheTimeToLive, logger: logger)
+        rateLimiter = configuration.rateLimits.isEmpty ? .none : RateLimiter(
+            rules: configuration.rateLimits,
+            counter: RateLimitCounter(url: configuration.rateLimitDatabaseURL, logger: logger), logger: logger)
         let responder = InstrumentedResponder(
             inner: SessionAwareResponder(
-                inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions, logger: logger),
+                inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
+                                        rateLimiter: rateLimiter, logger: logger),
                 resolver: sessions),
             metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, masterKey: configuration.masterKey,
             queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
@@ -41,6 +46,11 @@ public final class Gateway: Sendable {
 
     public var port: UInt16 { server.port }
 
+    /// Creates the rate limit counters' table when rules are configured (nothing otherwise).
+    public func prepare() async throws {
+        try await rateLimiter.counter?.prepare()
+    }
+
     public func start() throws {
         client.start()
         sessions.start()
@@ -53,6 +63,7 @@ public final class Gateway: Sendable {
         await server.shutdown(gracePeriod: configuration.requestTimeout + .seconds(1))
         await sessions.stop()
         await client.stop()
+        await rateLimiter.counter?.close()
     }
 
     /// The whole life of the process; returns its exit status.
@@ -69,12 +80,15 @@ public final class Gateway: Sendable {
         let logger = Logger(service: "gateway", level: configuration.logLevel)
         let gateway = Gateway(configuration: configuration, sessionCacheTimeToLive: sessionCacheTimeToLive, logger: logger)
         do {
+            try await gateway.prepare()
             try gateway.start()
         } catch {
             logger.error("cannot start", ["error": "\(error)"])
             return 1
         }
+        let cleanup = gateway.rateLimiter.counter.map { counter in Task { await counter.runCleanup() } }
         let signal = await ShutdownSignal.wait()
+        cleanup?.cancel()
         logger.info("stopping", ["signal": signal])
         await gateway.stop()
         logger.info("stopped")

@@ -39,6 +39,12 @@ public struct GatewayConfiguration: Sendable {
     public var metricsEnabled = true
     /// `PARSE_READY_MAX_QUEUE_DEPTH`, `PARSE_READY_MAX_OUTBOX_AGE_MS`: when `/health/ready` answers 503.
     var readinessLimits = ReadinessLimits()
+    /// `PARSE_SERVER_IDEMPOTENCY`, `PARSE_SERVER_IDEMPOTENCY_PATHS`: the writes applied once per request id.
+    var idempotentPaths = IdempotentPaths.none
+    /// `PARSE_SERVER_RATE_LIMIT`: parse-server's `rateLimit` rules.
+    var rateLimits: [RateLimitRule] = []
+    /// `PARSE_RATE_LIMIT_DATABASE_URL`: where every gateway replica counts the requests the rules limit.
+    public var rateLimitDatabaseURL = "postgres://postgres@127.0.0.1:55432/parse_gateway"
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -89,6 +95,10 @@ public struct GatewayConfiguration: Sendable {
         configuration.readinessLimits = ReadinessLimits(
             maxQueueDepth: try env.int("PARSE_READY_MAX_QUEUE_DEPTH", default: 0, in: 0...100_000_000),
             maxOutboxAge: maxOutboxAge == 0 ? nil : .milliseconds(maxOutboxAge))
+        configuration.idempotentPaths = try IdempotentPaths.fromEnvironment(env)
+        configuration.rateLimits = try RateLimiter.rules(from: env.optional("PARSE_SERVER_RATE_LIMIT"))
+        configuration.rateLimitDatabaseURL = env.string("PARSE_RATE_LIMIT_DATABASE_URL",
+                                                        default: configuration.rateLimitDatabaseURL)
         return configuration
     }
 

@@ -13,12 +13,14 @@ struct GatewayResponder: HTTPResponder {
     let client: RPCClient
     let logger: Logger
     let sessions: any SessionResolver
+    let rateLimiter: RateLimiter
     private let access: AccessCheck
     private let readiness: Readiness
 
     init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
-         logger: Logger) {
+         rateLimiter: RateLimiter = .none, logger: Logger) {
         self.configuration = configuration
+        self.rateLimiter = rateLimiter
         self.client = client
         self.sessions = sessions
         self.logger = logger
@@ -108,8 +110,15 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        if rateLimiter.isEnabled, let refused = await rateLimiter.refusal(method: method, path: path, identity: identity,
+                                                                          remoteAddress: request.remoteAddress) {
+            return refused
+        }
         if path == "batch", method == "POST",
            let batch = BatchRequest(body: body.payload, mountPath: configuration.mountPath) {
+            if let refused = await rateLimiter.refusal(batch: batch, identity: identity, remoteAddress: request.remoteAddress) {
+                return refused
+            }
             switch BatchPlan(batch, voteFields: configuration.voteFields, serverURL: serverURL(for: request)) {
             case .forwardWhole:
                 break
@@ -118,7 +127,7 @@ struct GatewayResponder: HTTPResponder {
             case .split(let steps):
                 return await BatchDispatcher(client: client, timeout: configuration.requestTimeout, logger: log)
                     .run(steps, transactional: batch.transactional, requestId: requestId, identity: identity,
-                         serverURL: serverURL(for: request))
+                         serverURL: serverURL(for: request), idempotent: idempotent(request, method: method, path: path))
             }
         }
         if let vote = VoteRoute(fields: configuration.voteFields).plan(method: method, path: path, body: body.payload) {
@@ -127,7 +136,8 @@ struct GatewayResponder: HTTPResponder {
         }
         let rest = RESTRequest(method: method, path: path,
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-                               body: body.payload, serverURL: serverURL(for: request))
+                               body: body.payload, serverURL: serverURL(for: request),
+                               idempotent: idempotent(request, method: method, path: path) ? true : nil)
         do {
             // Reads may share a message batch; writes travel alone (a crash re-runs a whole batch).
             let answer: RESTResponse = try await client.send(RESTRequest.type, rest, to: service, requestId: requestId,
@@ -143,6 +153,11 @@ struct GatewayResponder: HTTPResponder {
             log.error("service call failed", ["service": service.rawValue, "error": "\(error)"])
             return ParseResponses.error(.internalError)
         }
+    }
+
+    /// Whether the services apply this write once per request id: only when the client named it.
+    private func idempotent(_ request: HTTPRequest, method: String, path: String) -> Bool {
+        request.headers["X-Parse-Request-Id"] != nil && configuration.idempotentPaths.covers(method: method, path: path)
     }
 
     /// The server URL the client used (scheme from `X-Forwarded-Proto`), for `Location` headers and file URLs.

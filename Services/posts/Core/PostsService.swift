@@ -23,13 +23,19 @@ public enum PostsService {
             let sender = PushSender(pool: pool, logger: Logger(service: "posts", level: service.logLevel))
             jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
             let users = UserDirectory.auth(calls)
+            let idempotency = try IdempotencySettings.fromEnvironment()
+            let serviceLogger = Logger(service: "posts", level: service.logLevel)
+            let once = IdempotentRequests(pool: pool, settings: idempotency, logger: serviceLogger)
+            jobs.append(IdempotencyCleanup(pool: pool, settings: idempotency, logger: serviceLogger).job)
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                              configuration: configuration, requestId: command.requestId,
                                              users: users)
                 let handler = PostsHandler(context: context)
-                return try await pool.withConnection { connection in
-                    try await handler.handle(command.payload, on: connection, logger: logger)
+                return try await once.handle(command) {
+                    try await pool.withConnection { connection in
+                        try await handler.handle(command.payload, on: connection, logger: logger)
+                    }
                 }
             }
         })
