@@ -51,6 +51,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class Echo(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Head and body leave in two writes: with Nagle's algorithm the second waits for the client's delayed ACK.
+    disable_nagle_algorithm = True
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
         answer = json.dumps({"success": body.get("params", {})}).encode()
