@@ -134,6 +134,10 @@ struct GatewayResponder: HTTPResponder {
             return await VoteForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .send(vote, requestId: requestId, identity: identity, serverURL: serverURL(for: request))
         }
+        if service == .cloud, let call = CloudForwarder.call(method: method, path: path) {
+            return await CloudForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
+                .send(call, request: request, body: body.payload, requestId: requestId, identity: identity)
+        }
         let rest = RESTRequest(method: method, path: path,
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
                                body: body.payload, serverURL: serverURL(for: request),
