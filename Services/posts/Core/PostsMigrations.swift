@@ -5,7 +5,8 @@ import Storage
 /// indexes) and one table per class in schema `classes`, with typed columns as parse-server lays them out.
 enum PostsMigrations {
     static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds, geo,
-                                   PlatformMigrations.analytics, PlatformMigrations.pushes]
+                                   PlatformMigrations.analytics, PlatformMigrations.pushes,
+                                   PlatformMigrations.requestCounts]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.
