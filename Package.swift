@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime"],
                 path: "Shared/ServiceKit"),
 
-        .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime"],
+        .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime", "CCrypt", "CLibCrypto"],
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
