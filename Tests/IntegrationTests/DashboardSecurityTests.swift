@@ -87,6 +87,49 @@ extension IntegrationSuite {
             #expect(session.status == 401)
         }
 
+        /// parse-dashboard's `users` option: names and bcrypt passwords replace the master key at the login.
+        @Test func aUserListReplacesTheMasterKeyLogin() async throws {
+            // bcrypt of "paws-admin-1" (cost 4, so the test is quick).
+            let users = #"[{"user":"ann","pass":"$2b$04$vkOjYIconCsjRFByxfMeV.Kd83J0MJkp3n2a7a7USzBF3TM9wvwwm"},"#
+                + #"{"user":"rita","pass":"$2b$04$vkOjYIconCsjRFByxfMeV.Kd83J0MJkp3n2a7a7USzBF3TM9wvwwm","readOnly":true}]"#
+            try TestStack.control(["stop-service", "gateway"])
+            try TestStack.control(["start-service", "gateway"], settings: ["PARSE_DASHBOARD_USERS": users])
+            try await TestStack.run({
+                let mode = try await DashboardHTTP.send("GET", "session")
+                #expect(mode.json?["login"] as? String == "users")
+                let byKey = try await DashboardHTTP.send("POST", "login", body: ["masterKey": TestStack.masterKey],
+                                                         origin: DashboardHTTP.origin)
+                #expect(byKey.status == 401, "the master key is no login when users are configured")
+                let wrong = try await DashboardHTTP.send("POST", "login", body: ["username": "ann", "password": "paws-admin-2"],
+                                                         origin: DashboardHTTP.origin)
+                #expect(wrong.status == 401 && wrong.header("Set-Cookie") == nil)
+                let unknown = try await DashboardHTTP.send("POST", "login", body: ["username": "bob", "password": "paws-admin-1"],
+                                                           origin: DashboardHTTP.origin)
+                #expect(unknown.status == 401)
+                let ann = try await DashboardHTTP.send("POST", "login", body: ["username": "ann", "password": "paws-admin-1"],
+                                                       origin: DashboardHTTP.origin)
+                #expect(ann.status == 200 && ann.json?["user"] as? String == "ann")
+                let cookie = String(try #require(ann.header("Set-Cookie")).prefix { $0 != ";" })
+                let token = try #require(ann.json?["csrfToken"] as? String)
+                let schemas = try await DashboardHTTP.api("GET", "/schemas", cookie: cookie, token: token)
+                #expect(schemas.status == 200)
+                // A read-only user reads with the read-only master key and writes nothing.
+                let rita = try await DashboardHTTP.send("POST", "login", body: ["username": "rita", "password": "paws-admin-1"],
+                                                        origin: DashboardHTTP.origin)
+                #expect(rita.json?["readOnly"] as? Bool == true)
+                let ritaCookie = String(try #require(rita.header("Set-Cookie")).prefix { $0 != ";" })
+                let ritaToken = try #require(rita.json?["csrfToken"] as? String)
+                let read = try await DashboardHTTP.api("GET", "/schemas", cookie: ritaCookie, token: ritaToken)
+                #expect(read.status == 200)
+                let write = try await DashboardHTTP.api("POST", "/schemas/ReadOnlyDashboardClass", body: ["className": "ReadOnlyDashboardClass"],
+                                                        cookie: ritaCookie, token: ritaToken)
+                #expect(write.json?["code"] as? Int == 119, "\(write.text)")
+            }, thenAlways: {
+                try TestStack.control(["stop-service", "gateway"])
+                try TestStack.control(["start-service", "gateway"])
+            })
+        }
+
         @Test func pagesRefuseFramesAndForeignScripts() async throws {
             let page = try await DashboardHTTP.send("GET", "")
             #expect(page.status == 200)

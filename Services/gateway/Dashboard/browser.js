@@ -272,7 +272,7 @@ export async function showBrowser(container, initialSchema, objectId) {
     h('button', { id: 'page-previous', type: 'button', onclick: () => { state.skip = Math.max(0, state.skip - PAGE); run(load); } }, '‹ Previous'),
     pager,
     h('button', { id: 'page-next', type: 'button', onclick: () => { state.skip += PAGE; run(load); } }, 'Next ›'));
-  container.append(toolbar, columnsBar, panel, report, h('div', { class: 'scroll' }, table), paging);
+  container.append(toolbar, columnsBar, panel, report, paging, h('div', { class: 'scroll' }, table));
   await load();
 
   state.live = watchClass(className, {

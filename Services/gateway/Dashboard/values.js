@@ -12,7 +12,8 @@ export function renderValue(value, field) {
       value.objectId);
   }
   if (value && typeof value === 'object' && value.__type === 'File') {
-    const url = value.url || apiURL('files/' + encodeURIComponent(value.name));
+    // Only web addresses become links: a stored `javascript:` URL must not run when clicked.
+    const url = /^https?:\/\//i.test(value.url || '') ? value.url : apiURL('files/' + encodeURIComponent(value.name));
     if (IMAGE.test(value.name || '')) {
       return h('a', { class: 'file', href: url, target: '_blank', rel: 'noopener' },
         h('img', { class: 'thumb', src: url, alt: value.name }));

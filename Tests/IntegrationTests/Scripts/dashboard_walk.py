@@ -51,7 +51,7 @@ def png(width=2, height=2):
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
-PNG = png()
+PNG = png(64, 48)
 
 
 class Failure(Exception):
@@ -176,6 +176,7 @@ class Walk:
         self.create_cat()
         self.import_cats()
         self.sort_by_votes()
+        self.filter_and_delete()
         self.edit_a_name()
         self.see_a_vote()
         self.forged_request()
@@ -251,7 +252,6 @@ class Walk:
         check("Imported 1 of 2" in summary and "1 refused" in summary and "111" in refused,
               "a row of the wrong type is refused and reported: %s / %s" % (summary, refused))
         self.shot("import-refused-report")
-        rest("DELETE", "/classes/Cat/" + rest("GET", "/classes/Cat?where=" + urllib.parse.quote('{"name":"Garfield"}'))[1]["results"][0]["objectId"])
 
     def sort_by_votes(self):
         self.click("#refresh")
@@ -264,6 +264,28 @@ class Walk:
         votes = [float(v) for v in self.column_texts("votes")]
         check(votes == sorted(votes, reverse=True), "sorted by votes descending: %s" % votes)
         self.shot("sorted-by-votes")
+
+    def filter_and_delete(self):
+        Select(self.css("#filter-field")).select_by_value("name")
+        Select(self.css("#filter-op")).select_by_value("contains")
+        self.css("#filter-value").send_keys("Fel")
+        self.click("#filter-apply")
+        self.wait(lambda d: self.column_texts("name") == ["Felix"] or self.column_texts("name") == [], message="the filter")
+        check(self.column_texts("name") == [], "no Felix: the refused row was not stored")
+        self.css("#filter-value").clear()
+        self.css("#filter-value").send_keys("Gar")
+        self.click("#filter-apply")
+        self.wait(lambda d: self.column_texts("name") == ["Garfield"], message="the filter on name")
+        check(True, "the filter on name finds Garfield alone")
+        self.shot("filtered")
+        self.click("#rows tbody .row-select")
+        self.click("#delete-rows")
+        self.wait(EC.alert_is_present(), message="the confirmation").accept()
+        self.wait(lambda d: self.column_texts("name") == [], message="the deleted row")
+        status, answer = rest("GET", "/classes/Cat?where=" + urllib.parse.quote('{"name":"Garfield"}'))
+        check(answer["results"] == [], "the selected row is deleted")
+        self.click("#filter-clear")
+        self.wait(lambda d: len(self.column_texts("name")) == 6, message="every Cat again")
 
     def edit_a_name(self):
         self.click(self.cell("Cat0000001", "name"), double=True)
@@ -391,7 +413,7 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         self.shot("photo-wall-user")
         self.go("#/core/WallPost")
         image = self.css('#rows td[data-field="image"] img.thumb')
-        self.wait(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 2,
+        self.wait(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 64,
                   message="the picture to load")
         check(True, "the WallPost shows its image")
         pointer = self.css('#rows td[data-field="user"] a.pointer')
@@ -434,6 +456,9 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         self.wait(lambda d: d.find_element(By.ID, "pager").get_attribute("data-count") == str(LARGE_ROWS), timeout=60,
                   message="the row count")
         self.shot("large-class")
+        self.click("#page-next")
+        self.wait(lambda d: self.text("#pager").startswith("rows 101-200 of"), message="the second page")
+        check(len(self.column_texts("name")) == 100, "Next shows rows 101-200")
         remove_class("BigCat")
 
     def log_out(self):
