@@ -173,6 +173,7 @@ class Walk:
         for name in ("Cat", "WallPost", "BigCat"):
             remove_class(name)
         self.log_in()
+        self.add_and_remove()
         self.create_cat()
         self.import_cats()
         self.sort_by_votes()
@@ -215,6 +216,33 @@ class Walk:
         self.css('#classes a[data-class-name="_Role"]')
         check(True, "the class list shows _User and _Role")
         self.shot("logged-in")
+
+    def add_and_remove(self):
+        """A class and a column added, then deleted again, through the page."""
+        remove_class("Doomed")
+        self.driver.find_element(By.ID, "new-class-name").send_keys("Doomed")
+        self.click("#new-class-submit")
+        self.css('#rows[data-class-name="Doomed"]')
+        self.css("#add-column-name").send_keys("spare")
+        Select(self.css("#add-column-type")).select_by_value("Pointer")
+        self.visible("#add-column-target").send_keys("Cat")
+        self.click("#add-column-submit")
+        self.css('#rows th[data-field="spare"]')
+        status, schema = rest("GET", "/schemas/Doomed")
+        check(schema["fields"].get("spare") == {"type": "Pointer", "targetClass": "Cat"}, "a Pointer<Cat> column is added")
+        Select(self.css("#delete-column")).select_by_value("spare")
+        self.click("#delete-column-submit")
+        self.wait(EC.alert_is_present(), message="the confirmation").accept()
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '#rows th[data-field="spare"]'), message="the column gone")
+        status, schema = rest("GET", "/schemas/Doomed")
+        check("spare" not in schema["fields"], "and removed again")
+        self.click("#add-row")
+        self.wait(lambda d: len(self.column_texts("objectId")) == 1, message="the added row")
+        self.click("#delete-class")
+        self.wait(EC.alert_is_present(), message="the confirmation").accept()
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '#classes a[data-class-name="Doomed"]'), message="the class gone")
+        status, answer = rest("GET", "/schemas/Doomed")
+        check(answer.get("code") == 103, "a class with a row is deleted from the page")
 
     def create_cat(self):
         self.driver.find_element(By.ID, "new-class-name").send_keys("Cat")
