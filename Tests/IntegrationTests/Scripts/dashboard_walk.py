@@ -407,6 +407,9 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         self.shot("exported")
 
     def analytics(self):
+        for breed in ("tabby", "tabby", "siamese"):
+            status, _ = rest("POST", "/events/CatViewed", {"dimensions": {"breed": breed}}, master=False)
+            check(status == 200, "a custom event CatViewed (%s) is sent" % breed)
         self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="analytics"]').click()
         deadline = time.time() + 30
         selector = '#requests-by-route tr[data-route="PUT /classes/:className/:objectId"][data-status="200"]'
@@ -422,6 +425,12 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         check("POST /batch 200" in routes and "PUT /schemas/:className 200" in routes,
               "and the import's batches and the new columns: %s" % routes[:8])
         check(bool(self.driver.find_elements(By.CSS_SELECTOR, "#requests-chart rect.bar")), "as a chart of requests per hour")
+        bars = self.driver.find_elements(By.CSS_SELECTOR, '#events-chart rect.bar[data-series="CatViewed"]')
+        check(sum(int(bar.get_attribute("data-count")) for bar in bars) >= 3, "the custom events are charted per hour")
+        breeds = self.driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('table[data-event=\"CatViewed\"] tbody tr')]"
+            ".map(r => [r.cells[1].textContent, Number(r.cells[2].textContent)]))")
+        check(breeds.get("tabby", 0) >= 2 and breeds.get("siamese", 0) >= 1, "with their dimensions: %s" % breeds)
         self.shot("analytics")
 
     def photo_wall(self):
