@@ -69,7 +69,7 @@ let package = Package(
                 path: "Shared/ServiceKit"),
 
         .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime", "Metrics",
-                                                    "MetricsHTTP", "Storage"],
+                                                    "MetricsHTTP", "Storage", "CCrypt", "CLibCrypto"],
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
@@ -116,7 +116,7 @@ let package = Package(
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
-                                                     "TestDoubles", "Metrics"],
+                                                     "TestDoubles", "Metrics", "CCrypt"],
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase", "Contracts",
                                                        "ParseWire"],

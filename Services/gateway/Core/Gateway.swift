@@ -11,8 +11,9 @@ public final class Gateway: Sendable {
     private let server: HTTPServer
     private let rateLimiter: RateLimiter
     private let logger: Logger
+    private let requestCounts: RequestCountReporter
 
-    public init(configuration: GatewayConfiguration, sessionCacheTimeToLive: Duration = .seconds(5), logger: Logger) {
+    public init(configuration: GatewayConfiguration, sessionCacheTimeToLive: Duration = .seconds(5), logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         client = RPCClient(url: configuration.amqpURL, name: "gateway", eventExchange: configuration.eventExchange,
@@ -22,15 +23,32 @@ public final class Gateway: Sendable {
         rateLimiter = configuration.rateLimits.isEmpty ? .none : RateLimiter(
             rules: configuration.rateLimits,
             counter: RateLimitCounter(url: configuration.rateLimitDatabaseURL, logger: logger), logger: logger)
-        let responder = InstrumentedResponder(
-            inner: SessionAwareResponder(
-                inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
-                                        rateLimiter: rateLimiter, logger: logger),
-                resolver: sessions),
+        let counter = RequestCounter()
+        requestCounts = RequestCountReporter(counter: counter, client: client, interval: configuration.requestCountInterval,
+                                             timeout: configuration.requestTimeout, logger: logger)
+        let api = InstrumentedResponder(
+            inner: CountingResponder(
+                inner: SessionAwareResponder(
+                    inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
+                                            rateLimiter: rateLimiter, logger: logger),
+                    resolver: sessions),
+                counter: counter),
             metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, masterKey: configuration.masterKey,
             queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
         MetricsSwitch.set(configuration.metricsEnabled)
         if configuration.metricsEnabled { ProcessMetrics.register() }
+        let responder: any HTTPResponder
+        if let dashboard = configuration.dashboard {
+            responder = DashboardResponder(
+                inner: api, configuration: dashboard, assets: try DashboardAssets(directory: dashboard.assetsDirectory),
+                cookies: DashboardSessionCookie(secret: configuration.masterKey ?? "", sessionLength: dashboard.sessionLength),
+                applicationId: configuration.applicationId, masterKey: configuration.masterKey ?? "",
+                readOnlyMasterKey: configuration.readOnlyMasterKey, mountPath: configuration.mountPath,
+                fallbackHost: "\(configuration.host):\(configuration.port)",
+                imageSources: configuration.publicServerURL.map { [$0] } ?? [])
+        } else {
+            responder = api
+        }
         var http = HTTPServerConfiguration(
             host: configuration.host, port: configuration.port, threads: configuration.httpThreads,
             connectionLimit: configuration.connectionLimit, perIPConnectionLimit: configuration.perIPConnectionLimit,
@@ -55,12 +73,17 @@ public final class Gateway: Sendable {
         client.start()
         sessions.start()
         try server.start()
-        logger.info("listening", ["url": "http://\(configuration.host):\(server.port)\(configuration.mountPath)"])
+        let base = "http://\(configuration.host):\(server.port)"
+        logger.info("listening", ["url": base + configuration.mountPath])
+        if let dashboard = configuration.dashboard { logger.info("dashboard", ["url": base + dashboard.path + "/"]) }
+        let reporter = requestCounts
+        Task { await reporter.start() }
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the broker connection.
     public func stop() async {
         await server.shutdown(gracePeriod: configuration.requestTimeout + .seconds(1))
+        await requestCounts.stop()
         await sessions.stop()
         await client.stop()
         await rateLimiter.counter?.close()
@@ -78,8 +101,9 @@ public final class Gateway: Sendable {
             return 2
         }
         let logger = Logger(service: "gateway", level: configuration.logLevel)
-        let gateway = Gateway(configuration: configuration, sessionCacheTimeToLive: sessionCacheTimeToLive, logger: logger)
+        let gateway: Gateway
         do {
+            gateway = try Gateway(configuration: configuration, sessionCacheTimeToLive: sessionCacheTimeToLive, logger: logger)
             try await gateway.prepare()
             try gateway.start()
         } catch {

@@ -45,6 +45,10 @@ public struct GatewayConfiguration: Sendable {
     var rateLimits: [RateLimitRule] = []
     /// `PARSE_RATE_LIMIT_DATABASE_URL`: where every gateway replica counts the requests the rules limit.
     public var rateLimitDatabaseURL = "postgres://postgres@127.0.0.1:55432/parse_gateway"
+    /// The built-in dashboard, nil when off (`PARSE_DASHBOARD_ENABLED`).
+    public var dashboard: DashboardConfiguration?
+    /// `PARSE_REQUEST_COUNTS_INTERVAL_MS`: how often the API request counts go to posts.
+    public var requestCountInterval: Duration = .seconds(5)
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -59,6 +63,12 @@ public struct GatewayConfiguration: Sendable {
         if readOnlyMasterKey == masterKey {
             throw ConfigurationError("PARSE_SERVER_READ_ONLY_MASTER_KEY must differ from PARSE_SERVER_MASTER_KEY")
         }
+        let host = env.string("PARSE_SERVER_HOST", default: "127.0.0.1")
+        let publicServerURL = env.optional("PARSE_PUBLIC_SERVER_URL").map { url in
+            var url = url
+            while url.hasSuffix("/") { url.removeLast() }
+            return url
+        }
         var configuration = GatewayConfiguration(
             applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
             masterKey: masterKey,
@@ -70,7 +80,7 @@ public struct GatewayConfiguration: Sendable {
                 javascriptKey: env.optional("PARSE_SERVER_JAVASCRIPT_KEY"),
                 dotNetKey: env.optional("PARSE_SERVER_DOT_NET_KEY")),
             mountPath: mount,
-            host: env.string("PARSE_SERVER_HOST", default: "127.0.0.1"),
+            host: host,
             port: UInt16(try env.int("PORT", default: 1337, in: 0...65_535)),
             maxBodyBytes: try env.byteSize("PARSE_SERVER_MAX_UPLOAD_SIZE", default: "20mb"),
             requestTimeout: .milliseconds(try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 1...600_000)),
@@ -83,11 +93,7 @@ public struct GatewayConfiguration: Sendable {
             perIPConnectionLimit: try env.int("PARSE_HTTP_PER_IP_CONNECTION_LIMIT", default: 256, in: 0...100_000),
             connectionTimeoutSeconds: try env.int("PARSE_HTTP_CONNECTION_TIMEOUT", default: 10, in: 1...3600),
             headersTimeoutSeconds: try env.int("PARSE_HTTP_HEADERS_TIMEOUT", default: 10, in: 0...3600),
-            publicServerURL: env.optional("PARSE_PUBLIC_SERVER_URL").map { url in
-                var url = url
-                while url.hasSuffix("/") { url.removeLast() }
-                return url
-            },
+            publicServerURL: publicServerURL,
             voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
         configuration.metricsEnabled = try MetricsSettings.fromEnvironment(env).enabled
@@ -99,6 +105,9 @@ public struct GatewayConfiguration: Sendable {
         configuration.rateLimits = try RateLimiter.rules(from: env.optional("PARSE_SERVER_RATE_LIMIT"))
         configuration.rateLimitDatabaseURL = env.string("PARSE_RATE_LIMIT_DATABASE_URL",
                                                         default: configuration.rateLimitDatabaseURL)
+        configuration.dashboard = try DashboardConfiguration.fromEnvironment(env, host: host, publicServerURL: publicServerURL)
+        configuration.requestCountInterval = .milliseconds(
+            try env.int("PARSE_REQUEST_COUNTS_INTERVAL_MS", default: 5_000, in: 100...3_600_000))
         return configuration
     }
 

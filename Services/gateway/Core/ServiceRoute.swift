@@ -14,7 +14,7 @@ enum ServiceRoute {
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
             return .auth
         case "classes", "batch", "schemas", "purge", "aggregate", "serverInfo", "config", "installations",
-             "events", "push", "push_audiences":
+             "events", "push", "push_audiences", "analytics":
             return .posts
         case "files":
             return .files

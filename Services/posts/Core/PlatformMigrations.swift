@@ -22,3 +22,15 @@ enum PlatformMigrations {
             event_id uuid PRIMARY KEY, push_status_id text NOT NULL, reported_at timestamptz NOT NULL DEFAULT now());
         """)
 }
+
+extension PlatformMigrations {
+    /// API requests per hour, route template and status, as the gateways report them (`requests.count.v1`), and
+    /// the reports already added, by id, so a report sent twice counts once.
+    static let requestCounts = Migration(version: 10, name: "request counts", sql: """
+        CREATE TABLE IF NOT EXISTS request_counts (
+            hour timestamptz NOT NULL, route text NOT NULL, status integer NOT NULL, count bigint NOT NULL,
+            PRIMARY KEY (hour, route, status));
+        CREATE TABLE IF NOT EXISTS request_count_reports (
+            report_id uuid PRIMARY KEY, added_at timestamptz NOT NULL DEFAULT now());
+        """)
+}

@@ -48,6 +48,8 @@ struct PostsHandler: Sendable {
         case ("events", 1), ("events", 2):
             return try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil,
                                                                        on: connection)
+        case ("analytics", 2) where parts[1] == "requests":
+            return try await RequestCountsHandler.read(request, identity: context.identity, on: connection)
         case ("push", 1):
             return try await PushHandler(context: context).handle(request, on: connection)
         case ("push_audiences", 1), ("push_audiences", 2):

@@ -20,6 +20,11 @@ public enum PostsService {
                     }
                 })
             }
+            router.register(RecordRequestCounts.type, RecordRequestCounts.self) { command, _ in
+                try await pool.withConnection { connection in
+                    try await RequestCountsHandler.record(command.payload, on: connection)
+                }
+            }
             let sender = PushSender(pool: pool, logger: Logger(service: "posts", level: service.logLevel))
             jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
             let users = UserDirectory.auth(calls)

@@ -20,11 +20,25 @@ struct SchemasHandler {
             }
             return Self.masterKeyRequired
         }
-        if let className { try Names.requireClassName(className) }
+        if let className, let schema = AuthClassSchemas.all[className] {
+            guard request.method == "GET" else {
+                throw ParseError(.invalidSchemaOperation, "The fields of \(className) are kept by the auth service; they cannot be changed here.")
+            }
+            return PostsHandler.json(200, schema.json)
+        }
+        if let className {
+            // The platform classes kept here (`_Installation`, `_PushStatus`...) can be read and given fields.
+            if request.method == "GET" || request.method == "PUT" {
+                try PlatformClasses.requireClassName(className)
+            } else {
+                try Names.requireClassName(className)
+            }
+        }
         switch (request.method, className) {
         case ("GET", nil):
-            let all = try await SchemaStore.loadAll(on: connection)
-            return PostsHandler.json(200, .object(["results": .array(all.map(\.json))]))
+            let stored = try await SchemaStore.loadAll(on: connection)
+            let auth = AuthClassSchemas.all.keys.sorted().compactMap { AuthClassSchemas.all[$0] }
+            return PostsHandler.json(200, .object(["results": .array((auth + stored).map(\.json))]))
         case ("GET", let name?):
             return PostsHandler.json(200, try await existing(name, on: connection).json)
         case ("POST", _):

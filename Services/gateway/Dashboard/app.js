@@ -1,0 +1,64 @@
+import { loadSession, logIn, logOut, session } from './api.js';
+import { clear, say } from './dom.js';
+import { showCore } from './core.js';
+import { showAnalytics } from './analytics.js';
+import { showPush } from './push.js';
+
+const views = { core: showCore, analytics: showAnalytics, push: showPush };
+
+function showLogin(mode) {
+  document.getElementById('app').hidden = true;
+  document.getElementById('login').hidden = false;
+  for (const label of document.querySelectorAll('#login-form label')) label.hidden = label.dataset.mode !== mode;
+  document.getElementById('login-form').dataset.mode = mode;
+  (mode === 'users' ? document.getElementById('login-user') : document.getElementById('login-master-key')).focus();
+}
+
+async function route() {
+  if (!session()) return;
+  const [, tab = 'core', ...rest] = location.hash.split('/');
+  const show = views[tab] || showCore;
+  for (const link of document.querySelectorAll('nav a[data-tab]')) link.classList.toggle('active', link.dataset.tab === tab);
+  const view = clear(document.getElementById('view'));
+  say('');
+  try {
+    await show(view, rest.map(decodeURIComponent));
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+function showApp() {
+  document.getElementById('login').hidden = true;
+  document.getElementById('app').hidden = false;
+  document.getElementById('who').textContent = session().user + (session().readOnly ? ' (read-only)' : '');
+  route();
+}
+
+document.addEventListener('DOMContentLoaded', async () => {
+  document.getElementById('login-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const error = document.getElementById('login-error');
+    error.textContent = '';
+    const fields = form.dataset.mode === 'users'
+      ? { username: document.getElementById('login-user').value, password: document.getElementById('login-password').value }
+      : { masterKey: document.getElementById('login-master-key').value };
+    try {
+      await logIn(fields);
+      document.getElementById('login-master-key').value = '';
+      document.getElementById('login-password').value = '';
+      showApp();
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  document.getElementById('logout').addEventListener('click', async () => {
+    await logOut();
+    location.hash = '';
+    showLogin(document.getElementById('login-form').dataset.mode || 'masterKey');
+  });
+  window.addEventListener('hashchange', route);
+  const current = await loadSession();
+  if (current.loggedIn) showApp(); else showLogin(current.login);
+});

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import GatewayCore
+
+@Suite struct RequestCounterTests {
+    @Test(arguments: [
+        ("classes/Cat", "/classes/:className"), ("classes/Cat/abc", "/classes/:className/:objectId"),
+        ("users/me", "/users/me"), ("users/xyz", "/users/:objectId"), ("health/ready", "/health/ready"),
+        ("files/app/pic.png", "/files/:appId/:filename"), ("schemas", "/schemas"), ("batch", "/batch"),
+        ("analytics/requests", "/analytics/requests"), ("classes/a/b/c/d", "/classes/:className/:objectId/:more"),
+        ("wp-admin/x", "/(other)"), ("", "/"),
+    ])
+    func routesBecomeTemplates(route: String, template: String) {
+        #expect(RouteTemplate.of(route) == template)
+    }
+
+    @Test func countsPerHourRouteAndStatusAndEmptiesWhenTaken() throws {
+        let counter = RequestCounter()
+        let hour = Date(timeIntervalSince1970: 1_764_597_600)   // 2025-12-01T14:00:00Z
+        counter.record(method: "GET", route: "classes/Cat/a", status: 200, at: hour)
+        counter.record(method: "GET", route: "classes/Cat/b", status: 200, at: hour.addingTimeInterval(59))
+        counter.record(method: "GET", route: "classes/Cat/c", status: 404, at: hour)
+        counter.record(method: "GET", route: "classes/Cat/a", status: 200, at: hour.addingTimeInterval(3_600))
+        let taken = counter.take()
+        #expect(taken.map(\.count) == [2, 1, 1])
+        #expect(taken[0].hour == "2025-12-01T14:00:00.000Z" && taken[0].route == "GET /classes/:className/:objectId")
+        #expect(taken[1].status == 404 && taken[2].hour == "2025-12-01T15:00:00.000Z")
+        #expect(counter.take().isEmpty)
+        counter.restore(taken)
+        counter.record(method: "GET", route: "classes/Cat/z", status: 404, at: hour)
+        #expect(counter.take().map(\.count) == [2, 2, 1])
+    }
+}
