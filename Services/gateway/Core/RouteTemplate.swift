@@ -1,5 +1,5 @@
-/// The route of a request as a template (`classes/:className/:objectId`), for metric labels: never the raw path
-/// or a class name, so the number of series stays bounded whatever clients send. Paths that fit no known route
+/// The route of a request as a template (`classes/:className/:objectId`), for metric labels and the API request
+/// counts: never the raw path or a class name, so the number of series stays bounded whatever clients send. Paths that fit no known route
 /// fall into `unknown`, or `<route>/other` below a known first segment.
 enum RouteTemplate {
     /// `route` is the path below the mount without its leading slash (`GatewayResponder.routePath`), nil for a
@@ -37,6 +37,8 @@ enum RouteTemplate {
         "functions": ["functions/:functionName"],
         "jobs": ["jobs/:jobName"],
         "push_audiences": ["push_audiences/:objectId"],
+        "hooks": ["hooks/:kind", "hooks/:kind/:name"],
+        "cloud_code": ["cloud_code/:kind", "cloud_code/:kind/:name"],
     ]
 
     /// Routes with a fixed second segment (`users/me`, `health/ready`) or else an id.
@@ -45,6 +47,7 @@ enum RouteTemplate {
         "sessions": ["me"],
         "health": ["ready"],
         "push": [],
+        "analytics": ["requests"],
     ]
     private static let literalFallback: [String: String] = [
         "users": ":objectId",
@@ -54,7 +57,7 @@ enum RouteTemplate {
 
     private static let singles: Set<String> = [
         "login", "logout", "batch", "config", "serverInfo", "requestPasswordReset", "verifyPassword",
-        "upgradeToRevocableSession", "verificationEmailRequest", "loginAs", "graphql", "scriptlog", "apps", "hooks",
+        "upgradeToRevocableSession", "verificationEmailRequest", "loginAs", "graphql", "scriptlog", "apps",
     ]
 
     /// The method as a label: the ones HTTP defines, anything else `other`.

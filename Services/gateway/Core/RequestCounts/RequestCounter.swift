@@ -14,8 +14,14 @@ final class RequestCounter: Sendable {
 
     private let counts = Mutex<[Key: Int]>([:])
 
+    /// The metrics' route template with a leading slash, as the dashboard shows a call: `/classes/:className`.
+    static func template(_ route: String) -> String {
+        let template = RouteTemplate.of(route)
+        return template == "/" ? template : "/" + template
+    }
+
     func record(method: String, route: String, status: Int, at date: Date = Date()) {
-        let key = Key(hour: Int(date.timeIntervalSince1970) / 3_600, route: method + " " + RouteTemplate.of(route),
+        let key = Key(hour: Int(date.timeIntervalSince1970) / 3_600, route: method + " " + Self.template(route),
                       status: status)
         counts.withLock { $0[key, default: 0] += 1 }
     }
