@@ -19,7 +19,7 @@ import Testing
         return InstrumentedResponder(
             inner: SessionAwareResponder(inner: GatewayResponder(configuration: configuration, client: client, logger: logger),
                                          resolver: sessions),
-            metrics: metrics ? GatewayMetrics() : nil, masterKey: configuration.masterKey,
+            metrics: metrics ? GatewayMetrics() : nil, requestCounts: nil, masterKey: configuration.masterKey,
             queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
     }
 

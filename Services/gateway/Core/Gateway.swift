@@ -27,14 +27,12 @@ public final class Gateway: Sendable {
         requestCounts = RequestCountReporter(counter: counter, client: client, interval: configuration.requestCountInterval,
                                              timeout: configuration.requestTimeout, logger: logger)
         let api = InstrumentedResponder(
-            inner: CountingResponder(
-                inner: SessionAwareResponder(
-                    inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
-                                            rateLimiter: rateLimiter, logger: logger),
-                    resolver: sessions),
-                counter: counter),
-            metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, masterKey: configuration.masterKey,
-            queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
+            inner: SessionAwareResponder(
+                inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
+                                        rateLimiter: rateLimiter, logger: logger),
+                resolver: sessions),
+            metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, requestCounts: counter,
+            masterKey: configuration.masterKey, queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
         MetricsSwitch.set(configuration.metricsEnabled)
         if configuration.metricsEnabled { ProcessMetrics.register() }
         let responder: any HTTPResponder

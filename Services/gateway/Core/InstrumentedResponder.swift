@@ -6,50 +6,58 @@ import Metrics
 import MetricsHTTP
 
 /// The gateway's outermost responder: serves `GET /metrics` (outside the Parse mount) to loopback callers or
-/// with the master key, and counts every other request by route template, method and status, with its time.
-/// With `PARSE_METRICS=0` it only passes requests on, and `/metrics` is an unknown route like any other.
+/// with the master key, and counts every other request by route template, method and status: with its time in
+/// the metrics, and per hour in the API request counts (`RequestCounter`, for the dashboard's Analytics), which
+/// count below the mount only. With `PARSE_METRICS=0` the metrics count nothing and `/metrics` is an unknown route
+/// like any other; the request counts go on.
 struct InstrumentedResponder: HTTPStreamingResponder {
     static let path = "/metrics"
 
     let inner: SessionAwareResponder
     let metrics: GatewayMetrics?
+    let requestCounts: RequestCounter?
     let masterKey: String?
     let queueDepths: DeadLetterQueues
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         if metrics != nil, request.path == Self.path { return nil }
         guard let response = inner.immediateResponse(to: request) else { return nil }
-        metrics?.count(route: template(request), method: request.method, status: response.status, seconds: nil)
+        record(request, response, seconds: nil)
         return response
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        guard let metrics else { return await inner.respond(to: request) }
-        if request.path == Self.path { return await metricsPage(request) }
-        return await measured(request, metrics) { await inner.respond(to: request) }
+        if metrics != nil, request.path == Self.path { return await metricsPage(request) }
+        return await measured(request) { await inner.respond(to: request) }
     }
 
     func streamsBody(of head: HTTPRequest) -> Bool { inner.streamsBody(of: head) }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        guard let metrics else { return await inner.respond(to: head, body: body) }
-        return await measured(head, metrics) { await inner.respond(to: head, body: body) }
+        await measured(head) { await inner.respond(to: head, body: body) }
     }
 
-    private func measured(_ request: HTTPRequest, _ metrics: GatewayMetrics,
-                          _ answer: () async -> HTTPResponse) async -> HTTPResponse {
+    private func measured(_ request: HTTPRequest, _ answer: () async -> HTTPResponse) async -> HTTPResponse {
+        guard let metrics else {
+            let response = await answer()
+            record(request, response, seconds: nil)
+            return response
+        }
         let started = ContinuousClock.now
         metrics.inFlight.increment()
         let response = await answer()
         metrics.inFlight.decrement()
         let elapsed = (ContinuousClock.now - started).components
-        metrics.count(route: template(request), method: request.method, status: response.status,
-                      seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        record(request, response, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
         return response
     }
 
-    private func template(_ request: HTTPRequest) -> String {
-        RouteTemplate.of(inner.inner.routePath(request.path))
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double?) {
+        let route = inner.inner.routePath(request.path)
+        metrics?.count(route: RouteTemplate.of(route), method: request.method, status: response.status, seconds: seconds)
+        if let requestCounts, let route, request.method != "OPTIONS" {
+            requestCounts.record(method: request.method, route: route, status: response.status)
+        }
     }
 
     private func metricsPage(_ request: HTTPRequest) async -> HTTPResponse {
