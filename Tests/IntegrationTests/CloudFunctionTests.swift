@@ -35,6 +35,19 @@ extension IntegrationSuite {
             #expect(CloudAPI.text(reply.json?["result"]) == #"{"a":1,"b":"2"}"#)
         }
 
+        @Test func functionsRunInsideABatch() async throws {
+            let mount = URL(string: TestStack.serverURL)?.path ?? "/parse"
+            let reply = try await PostsHTTP.send("POST", "/batch", ["requests": [
+                ["method": "POST", "path": "\(mount)/functions/echo", "body": ["n": 1]],
+                ["method": "POST", "path": "\(mount)/functions/noSuchFunction", "body": [:]],
+            ]])
+            #expect(reply.status == 200, "\(reply.text)")
+            let items = try #require((try? JSONSerialization.jsonObject(with: reply.body)) as? [[String: Any]])
+            #expect(items.count == 2)
+            #expect(CloudAPI.text(items.first?["success"]) == #"{"result":{"n":1}}"#)
+            #expect(CloudAPI.text(items.last?["error"]) == #"{"code":141,"error":"Invalid function: \"noSuchFunction\""}"#)
+        }
+
         @Test func aRefusalKeepsItsCodeElse141() async throws {
             let coded = try await CloudAPI.run("refuse", ["code": 142, "message": "name is required"])
             #expect(coded.status == 400)

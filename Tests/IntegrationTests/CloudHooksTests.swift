@@ -68,6 +68,15 @@ extension IntegrationSuite {
             }
         }
 
+        @Test func theReadOnlyMasterKeyReadsHooksAndChangesNone() async throws {
+            let headers = AuthQuery.headers(.readOnlyMaster)
+            let listed = try await HTTP.send("GET", "/hooks/functions", headers: headers)
+            #expect(listed.status == 200, "\(listed.text)")
+            let created = try await HTTP.send("POST", "/hooks/functions", headers: headers,
+                                              body: AuthAPI.json(["functionName": CloudAPI.uniqueName("ro"), "url": "https://e.com"]))
+            #expect(AuthAPI.error(created) == (119, "read-only masterKey isn't allowed to change hooks."))
+        }
+
         @Test func aWebhookWinsOverTheWorkersFunctionOfTheSameName() async throws {
             let receiver = try WebhookReceiver { _ in ["success": "from the webhook"] }
             _ = try await hooks("POST", "/functions", ["functionName": "echo", "url": receiver.url])

@@ -24,6 +24,12 @@ extension IntegrationSuite {
 
             let found = try await PostsHTTP.find("_JobStatus", ["where": ["objectId": id]], master: true)
             #expect(PostsHTTP.results(found).map { $0["objectId"] as? String } == [id])
+            let counted = try await PostsHTTP.find("_JobStatus", ["where": ["jobName": "CloudJob1", "status": "succeeded"],
+                                                                  "count": 1, "limit": 0], master: true)
+            #expect((counted.json?["count"] as? Int ?? 0) >= 1, "\(counted.text)")
+            #expect(PostsHTTP.results(counted).isEmpty)
+            let missing = try await PostsHTTP.send("GET", "/classes/_JobStatus/noSuchJobStatus", master: true)
+            #expect(missing.status == 404 && missing.code == 101)
         }
 
         @Test func aFailingJobKeepsItsMessage() async throws {
