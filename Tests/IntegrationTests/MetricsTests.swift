@@ -52,7 +52,7 @@ extension IntegrationSuite {
             #expect(published("posts", "object.created.v1") == Double(creates))
 
             // votes: one command per vote, each ballot counted once, the rounds holding exactly these ballots.
-            #expect(delta(before, after, "votes", "parse_commands_total", ["type": "vote.cast.v1", "outcome": "ok"]) == Double(votes))
+            #expect(delta(before, after, "votes", "parse_commands_total", ["type": "votes.cast.v1", "outcome": "ok"]) == Double(votes))
             #expect(delta(before, after, "votes", "parse_vote_ballots_total", ["outcome": "applied"]) == Double(votes))
             #expect(delta(before, after, "votes", "parse_vote_round_ballots_sum") == Double(votes))
             #expect(delta(before, after, "votes", "parse_vote_round_ballots_count") >= 1)
@@ -132,7 +132,7 @@ extension IntegrationSuite {
         private func scrapeAll() async throws -> [String: MetricsScrape] {
             var scrapes: [String: MetricsScrape] = [:]
             for process in MetricsScrape.urls.keys { scrapes[process] = try await MetricsScrape.of(process) }
-            #expect(Set(scrapes.keys) == ["gateway", "auth", "posts", "votes", "files", "push-adapter", "live"])
+            #expect(Set(scrapes.keys) == ["gateway", "auth", "posts", "votes", "files", "cloud", "push-adapter", "live"])
             return scrapes
         }
 

@@ -51,7 +51,7 @@ extension IntegrationSuite {
             let voteId = "log-vote-" + UUID().uuidString.lowercased()
             let voted = try await VotesAPI.increment(cls, id, requestId: voteId)
             #expect(voted.status == 200, "\(voted.text)")
-            for (process, type) in [("gateway", "vote.cast.v1"), ("votes", "vote.cast.v1")] {
+            for (process, type) in [("gateway", "votes.cast.v1"), ("votes", "votes.cast.v1")] {
                 let found = try await Self.waitForLines(process, voteId, type: type)
                 #expect(!found.isEmpty, "no \(process) line for \(voteId)")
                 for line in found {
