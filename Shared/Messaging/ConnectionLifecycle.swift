@@ -10,6 +10,8 @@ struct ConnectionLifecycle: Sendable, Equatable {
     /// Counts attempts: deliveries carry it, so an ack from before a reconnect is told apart.
     private(set) var generation = 0
     private(set) var isConnected = false
+    /// Connections made so far: above one, the last `connected()` was a reconnect.
+    private(set) var connections = 0
     private(set) var backoffSeconds = firstBackoff
     private var rotation: BrokerNodeRotation
 
@@ -25,6 +27,7 @@ struct ConnectionLifecycle: Sendable, Equatable {
 
     mutating func connected() {
         isConnected = true
+        connections += 1
         backoffSeconds = Self.firstBackoff
         rotation.connected()
     }

@@ -41,9 +41,12 @@ import Testing
         var lifecycle = ConnectionLifecycle(nodes: 2)
         _ = lifecycle.attempt()
         lifecycle.connected()
+        #expect(lifecycle.connections == 1)
         lifecycle.connectionLost()
         #expect(!lifecycle.isConnected)
         #expect(lifecycle.attempt().node == 1)
+        lifecycle.connected()
+        #expect(lifecycle.connections == 2)
     }
 
     @Test func onlyTheFirstAndTheLongestFailuresOfOneNodeAreLogged() {
