@@ -14,13 +14,22 @@ public struct RESTRequest: Codable, Sendable, Equatable {
     public var body: String?
     /// The server URL the client used (`http://host:port/parse`), for `Location` headers and file URLs.
     public var serverURL: String
+    /// What Cloud Code triggers are given about the client's request: its headers (lower-cased names, without the
+    /// master keys), its address, and the `context` it passed (`X-Parse-Cloud-Context` or the body's `context`).
+    public var headers: [String: String]?
+    public var ip: String?
+    public var context: JSONValue?
 
-    public init(method: String, path: String, query: [String: String], body: String?, serverURL: String) {
+    public init(method: String, path: String, query: [String: String], body: String?, serverURL: String,
+                headers: [String: String]? = nil, ip: String? = nil, context: JSONValue? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.body = body
         self.serverURL = serverURL
+        self.headers = headers
+        self.ip = ip
+        self.context = context
     }
 }
 
@@ -42,14 +51,24 @@ extension RESTRequest: JSONValueRepresentable {
             "method": .string(method), "path": .string(path), "query": .strings(query), "serverURL": .string(serverURL),
         ]
         if let body { fields["body"] = .string(body) }
+        if let headers { fields["headers"] = .strings(headers) }
+        if let ip { fields["ip"] = .string(ip) }
+        if let context { fields["context"] = context }
         return .object(fields)
     }
 
     public init?(jsonValue: JSONValue) {
         guard let method = jsonValue["method"]?.stringValue, let path = jsonValue["path"]?.stringValue,
               let query = jsonValue["query"]?.stringDictionary, let serverURL = jsonValue["serverURL"]?.stringValue,
-              case .some(let body) = jsonValue.optionalString("body") else { return nil }
-        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL)
+              case .some(let body) = jsonValue.optionalString("body"),
+              case .some(let ip) = jsonValue.optionalString("ip") else { return nil }
+        var headers: [String: String]?
+        if let value = jsonValue["headers"] {
+            guard let dictionary = value.stringDictionary else { return nil }
+            headers = dictionary
+        }
+        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL, headers: headers, ip: ip,
+                  context: jsonValue["context"])
     }
 }
 

@@ -12,15 +12,16 @@ public enum AuthService {
         name: .auth,
         migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
                      PasswordPolicyMigration.migration, EmailTokenMigration.migration],
-        registerCommands: { router, pool, calls, _ in
+        registerCommands: { router, pool, calls, jobs in
             // Refusing to run with a misread lockout or session length is safer than guessing.
             let settings = try AuthSettings.fromEnvironment()
             let lookup = UserLookupHandler(pool: pool)
             let routes = AuthRouter(pool: pool, settings: settings, includes: .posts(calls, users: lookup))
+            let cloud = try CloudTriggers.start(.auth, calls: calls, jobs: &jobs)
             let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 do {
-                    return try await routes.handle(AuthRequest(command, logger: logger))
+                    return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud))
                 } catch let error as PostgresError where !error.isConnectionFailure {
                     // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
                     guard let answer = error.queryError else { throw error }

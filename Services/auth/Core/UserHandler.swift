@@ -40,8 +40,13 @@ struct UserHandler: Sendable {
         guard let token = request.identity.sessionToken else { return AuthResponses.empty }
         let digest = SessionTokenDigest.digest(of: token)
         let sessions = self.sessions
+        let triggers = UserTriggers(request: request)
+        let names = await request.triggers(of: UserTriggers.sessionClass)
         _ = try await pool.transaction { connection in
-            try await sessions.revoke(where: "token_digest = $1", [digest], reason: "logout", on: connection)
+            let ended = try await sessions.revoke(where: "token_digest = $1", [digest], reason: "logout", on: connection)
+            for id in ended {
+                try await triggers.afterLogout(sessionId: id, userId: request.identity.userId, names: names, on: connection)
+            }
         }
         return AuthResponses.empty
     }

@@ -123,9 +123,16 @@ struct GatewayResponder: HTTPResponder {
             return await VoteForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .send(vote, requestId: requestId, identity: identity, serverURL: serverURL(for: request))
         }
+        let details: CloudRequestDetails
+        do {
+            details = try CloudRequestDetails(request, bodyContext: body.context)
+        } catch {
+            return ParseResponses.error(error)
+        }
         let rest = RESTRequest(method: method, path: path,
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-                               body: body.payload, serverURL: serverURL(for: request))
+                               body: body.payload, serverURL: serverURL(for: request),
+                               headers: details.headers, ip: request.remoteAddress, context: details.context)
         do {
             // Reads may share a message batch; writes travel alone (a crash re-runs a whole batch).
             let answer: RESTResponse = try await client.send(RESTRequest.type, rest, to: service, requestId: requestId,

@@ -23,10 +23,12 @@ public enum PostsService {
             let sender = PushSender(pool: pool, logger: Logger(service: "posts", level: service.logLevel))
             jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
             let users = UserDirectory.auth(calls)
+            let cloud = try CloudTriggers.start(.posts, calls: calls, jobs: &jobs)
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                              configuration: configuration, requestId: command.requestId,
-                                             users: users)
+                                             users: users, cloud: cloud,
+                                             triggerRequest: TriggerRequestInfo(command.payload))
                 let handler = PostsHandler(context: context)
                 return try await pool.withConnection { connection in
                     try await handler.handle(command.payload, on: connection, logger: logger)

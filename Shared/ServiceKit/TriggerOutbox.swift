@@ -1,0 +1,29 @@
+import Contracts
+import Foundation
+import Messaging
+import ParseWire
+import Runtime
+import Storage
+
+/// after* triggers as outbox rows: the row is a `cloud.trigger.run.v1` command, written in the transaction of the
+/// change, which the outbox relay publishes (with confirms) to the events exchange after commit under
+/// `cloud.trigger.<trigger>.<class>`; `cloud`'s queue is bound to those keys (`HooksChangedListener`). So the
+/// trigger runs at least once, and only for a committed change; the relay uses the row's `type` as the message's
+/// type, which routes it to the command's handler.
+public enum TriggerOutbox {
+    public static func routingKey(_ key: TriggerKey) -> String {
+        "cloud.trigger.\(key.triggerName.rawValue).\(key.className)"
+    }
+
+    static func add(_ trigger: RunTrigger, requestId: String, identity: Identity,
+                    on connection: PostgresConnection) async throws {
+        let id = RandomUUID.string()
+        var trigger = trigger
+        trigger.eventId = id
+        let command = Command(type: RunTrigger.type, requestId: requestId, identity: identity, payload: trigger)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = String(decoding: try encoder.encode(command), as: UTF8.self)
+        try await Outbox.add(json: json, id: id, routingKey: routingKey(trigger.key), on: connection)
+    }
+}
