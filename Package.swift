@@ -2,12 +2,12 @@
 // Swift 6 language mode: strict concurrency checking is an error, not a warning.
 import PackageDescription
 
-let services = ["auth", "posts", "votes", "files"]
+let services = ["auth", "posts", "votes", "files", "cloud"]
 
 func serviceTargets(_ name: String) -> [Target] {
     let title = name.prefix(1).uppercased() + name.dropFirst()
     let core = title + "Core"
-    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto"] : []
+    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto"] : name == "cloud" ? ["CCurl"] : []
     let usesQueries = name == "auth" || name == "posts"
     return [
         .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging"] + extra
@@ -30,7 +30,9 @@ let package = Package(
                                                           .executable(name: "vote-consumer", targets: ["vote-consumer"]),
                                                           .executable(name: "dead-letters", targets: ["dead-letters"]),
                                                           .executable(name: "push-adapter", targets: ["push-adapter"]),
-                                                          .executable(name: "live", targets: ["live"])],
+                                                          .executable(name: "live", targets: ["live"]),
+                                                          .executable(name: "cloud-example-worker", targets: ["cloud-example-worker"]),
+                                                          .library(name: "ParseCloud", targets: ["ParseCloud"])],
     targets: [
         // C libraries from the OS (Debian: libpq-dev, librabbitmq-dev, libmicrohttpd-dev, pkgconf).
         .systemLibrary(name: "CLibPQ", path: "Shared/CLibPQ", pkgConfig: "libpq",
@@ -84,6 +86,13 @@ let package = Package(
                 path: "Services/live/Core"),
         .executableTarget(name: "live", dependencies: ["LiveCore", "Runtime"], path: "Services/live/App"),
         .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query"], path: "Tests/LiveTests"),
+
+        // Cloud Code workers in Swift: define functions, jobs and triggers, serve them from a queue, call the API back.
+        .target(name: "ParseCloud", dependencies: ["CCurl", "Messaging", "Contracts", "ParseWire", "Runtime"],
+                path: "Shared/ParseCloud"),
+        .executableTarget(name: "cloud-example-worker", dependencies: ["ParseCloud", "ParseWire", "Runtime"],
+                          path: "Services/cloud-example-worker"),
+        .testTarget(name: "ParseCloudTests", dependencies: ["ParseCloud", "Contracts", "ParseWire"], path: "Tests/ParseCloudTests"),
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),

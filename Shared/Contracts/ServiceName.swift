@@ -1,6 +1,6 @@
 /// The services behind the gateway; each one's command queue carries its name.
 public enum ServiceName: String, Codable, Sendable, CaseIterable {
-    case auth, posts, votes, files
+    case auth, posts, votes, files, cloud
 
     /// The durable queue the service consumes its commands from.
     public var commandQueue: String { rawValue }

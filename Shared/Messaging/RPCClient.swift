@@ -29,8 +29,8 @@ public final class RPCClient: Sendable {
                        timeout: timeout, safeToRunTwice: safeToRunTwice)
     }
 
-    /// The same, to any command queue (tests use queues of their own).
-    func send<Payload: Codable & Sendable, Result: Codable & Sendable>(
+    /// The same, to any command queue (tests use queues of their own; cloud calls its workers' queues).
+    public func send<Payload: Codable & Sendable, Result: Codable & Sendable>(
         _ type: String, _ payload: Payload, queue: String, requestId: String, identity: Identity, timeout: Duration,
         safeToRunTwice: Bool = true, expecting: Result.Type = Result.self
     ) async throws -> Result {

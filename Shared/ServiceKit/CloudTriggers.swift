@@ -9,28 +9,40 @@ import Storage
 /// commits; after* triggers are written to the outbox in the write's transaction and relayed after commit. Both
 /// first look the class up in the registry, so a class without triggers costs neither a call nor a statement.
 public struct CloudTriggers: Sendable {
+    public let service: ServiceName
     public let registry: TriggerRegistry
     let runner: any CloudTriggerRunner
 
-    public init(registry: TriggerRegistry, runner: any CloudTriggerRunner) {
+    public init(service: ServiceName, registry: TriggerRegistry, runner: any CloudTriggerRunner) {
+        self.service = service
         self.registry = registry
         self.runner = runner
     }
 
-    /// The registry and client for a service, and the background job that keeps the list current.
-    public static func start(_ service: ServiceName, calls: RPCClient, jobs: inout [BackgroundJob]) throws -> CloudTriggers {
-        let configuration = try ServiceConfiguration.fromEnvironment(service)
+    /// The registry and client for a service, and the background jobs that keep the list current and deliver the
+    /// after* triggers.
+    public static func start(_ service: ServiceName, calls: RPCClient, jobs: inout [BackgroundJob],
+                             environment: Environment = Environment()) throws -> CloudTriggers {
+        let configuration = try ServiceConfiguration.fromEnvironment(service, environment)
         let logger = Logger(service: service.rawValue, level: configuration.logLevel)
         let runner = CloudTriggerClient(calls: calls)
         let registry = TriggerRegistry(runner: runner, logger: logger)
         let listener = HooksChangedListener(service: service, url: configuration.amqpURL,
                                             exchange: configuration.eventExchange, registry: registry, logger: logger)
+        let dispatcher = AfterTriggerDispatcher(
+            service: service, url: configuration.amqpURL, exchange: configuration.eventExchange, runner: runner,
+            maxAttempts: try environment.int("PARSE_AFTER_TRIGGER_ATTEMPTS", default: 10, in: 1...100), logger: logger)
         jobs.append(BackgroundJob(name: "cloud trigger registrations") {
             listener.start()
             await registry.maintain { listener.isConnected }
             await listener.stop()
         })
-        return CloudTriggers(registry: registry, runner: runner)
+        jobs.append(BackgroundJob(name: "after triggers") {
+            dispatcher.start()
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(200)) }
+            await dispatcher.stop()
+        })
+        return CloudTriggers(service: service, registry: registry, runner: runner)
     }
 
     public func triggers(of className: String) async -> Set<TriggerName> {
@@ -49,7 +61,7 @@ public struct CloudTriggers: Sendable {
     /// Adds an after* trigger call to the outbox, inside the caller's transaction.
     public func enqueue(_ trigger: RunTrigger, requestId: String, identity: Identity,
                         on connection: PostgresConnection) async throws {
-        try await TriggerOutbox.add(trigger, requestId: requestId, identity: identity, on: connection)
+        try await TriggerOutbox.add(trigger, service: service, requestId: requestId, identity: identity, on: connection)
     }
 
     static let defaultTimeout = Duration.seconds(10)

@@ -5,21 +5,13 @@ import Runtime
 
 /// Drops the trigger registry's list when Cloud Code announces a change (`hooks.changed`), on a queue of this
 /// process's own (exclusive, deleted with its connection), as the gateway listens for revoked sessions.
-///
-/// It also declares Cloud Code's command queue and binds it to `cloud.trigger.#` on the events exchange: after*
-/// triggers leave through this service's outbox as commands published there, so they wait in that durable queue
-/// while `cloud` is down instead of being dropped as unroutable.
 public final class HooksChangedListener: Sendable {
-    public static let afterTriggerBinding = "cloud.trigger.#"
-
     private let connection: AMQPConnection
 
     public init(service: ServiceName, url: AMQPURL, exchange: String, registry: TriggerRegistry, logger: Logger) {
         let queue = "\(service.rawValue).hooks.\(RandomUUID.string())"
         var topology = Topology()
         topology.addPrivateEventQueue(queue, exchange: exchange, routingKeys: [ListTriggers.changedRoutingKey])
-        topology.addCommandQueue(CloudTriggerClient.queue)
-        topology.bind(CloudTriggerClient.queue, to: exchange, routingKey: Self.afterTriggerBinding)
         // Auto-acknowledged: the registry reloads whenever this connection comes back, so a notification lost with
         // it costs nothing.
         let consumer = AMQPConnection.Consumer(queue: queue, autoAck: true) { _ in

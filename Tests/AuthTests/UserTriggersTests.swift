@@ -17,7 +17,7 @@ struct UserTriggersTests {
                            _ body: @Sendable (AuthRouter, CloudTriggers, PostgresPool) async throws -> Void) async throws {
         let registry = TriggerRegistry(runner: runner, logger: logger)
         await registry.reload()
-        let cloud = CloudTriggers(registry: registry, runner: runner)
+        let cloud = CloudTriggers(service: .auth, registry: registry, runner: runner)
         try await ScratchDatabase.withPool("auth", migrations: AuthService.definition.migrations, poolSize: 2,
                                            logger: logger) { pool in
             let router = AuthRouter(pool: pool, settings: try AuthSettings.fromEnvironment(Environment([:])),

@@ -18,7 +18,7 @@ struct FileTriggersTests {
         let registry = TriggerRegistry(runner: runner, logger: Logger(service: "files-tests", level: .error))
         await registry.reload()
         return FileCommandHandler(store: FileStore(pool: unreachablePool), policy: FileUploadPolicy(),
-                                  cloud: CloudTriggers(registry: registry, runner: runner))
+                                  cloud: CloudTriggers(service: .files, registry: registry, runner: runner))
     }
 
     @Test(arguments: [TriggerName.beforeSaveFile, .beforeSave])

@@ -24,7 +24,13 @@ import Testing
         #expect(ServiceRoute.owner(of: path) == .files)
     }
 
-    @Test(arguments: ["", "health", "functions/hello", "jobs", "Classes/Cat", "USERS", "/classes/Cat",
+    @Test(arguments: ["functions/hello", "jobs", "jobs/cleanup", "hooks/functions", "hooks/triggers/Cat/beforeSave",
+                      "cloud_code/jobs", "cloud_code/jobs/data", "classes/_JobStatus", "classes/_JobStatus/j1"])
+    func cloudCodeRoutesGoToCloud(path: String) {
+        #expect(ServiceRoute.owner(of: path) == .cloud)
+    }
+
+    @Test(arguments: ["", "health", "Classes/Cat", "USERS", "/classes/Cat",
                       "classesCat"])
     func unknownRoutesHaveNoOwner(path: String) {
         #expect(ServiceRoute.owner(of: path) == nil)

@@ -26,7 +26,7 @@ extension IntegrationSuite {
         @Test func commandsThatExpireWhileTheirServiceIsDownAreKeptCountedAndPurged() async throws {
             let stored = try await FilesAPI.store("kept.txt", Data("k".utf8))
             let before = try await Self.readinessCounts()
-            #expect(Set(before.keys) == ["auth", "posts", "votes", "files"])
+            #expect(Set(before.keys) == ["auth", "posts", "votes", "files", "cloud"])
 
             try await TestStack.while(["stop-service", "files"], restartWith: ["start-service", "files"]) {
                 let reply = try await FilesAPI.get(stored.url)

@@ -18,7 +18,7 @@ extension IntegrationSuite {
             let json = try #require(reply.json)
             #expect(json["status"] as? String == "ok")
             let services = try #require(json["services"] as? [String: [String: Any]])
-            #expect(Set(services.keys) == ["auth", "posts", "votes", "files"])
+            #expect(Set(services.keys) == ["auth", "posts", "votes", "files", "cloud"])
             for (name, state) in services {
                 #expect(state["status"] as? String == "ok", "\(name) is not ready: \(state)")
             }

@@ -24,13 +24,21 @@ extension IntegrationSuite {
         @Test func flagsNoRouteThatIsMissing() async throws {
             let features = try #require(try await PostsHTTP.send("GET", "/serverInfo", master: true).json?["features"]
                 as? [String: [String: Bool]])
-            #expect(features["hooks"]?.values.contains(true) == false)
-            #expect(features["cloudCode"]?["jobs"] == false)
             #expect(features["logs"]?.values.contains(true) == false)
-            for (route, flag) in [("/hooks/functions", features["hooks"]?["read"]), ("/scriptlog", features["logs"]?["level"])] {
-                let reply = try await PostsHTTP.send("GET", route, master: true)
-                #expect(reply.status == 404 && reply.code == 108 && flag == false, "\(route)")
-            }
+            let reply = try await PostsHTTP.send("GET", "/scriptlog", master: true)
+            #expect(reply.status == 404 && reply.code == 108 && features["logs"]?["level"] == false)
+        }
+
+        /// The hooks and jobs flags say yes, and their routes answer.
+        @Test func flagsHooksAndJobsThatAreServed() async throws {
+            let features = try #require(try await PostsHTTP.send("GET", "/serverInfo", master: true).json?["features"]
+                as? [String: [String: Bool]])
+            #expect(features["hooks"]?.values.allSatisfy { $0 } == true)
+            #expect(features["cloudCode"]?["jobs"] == true)
+            let hooks = try await PostsHTTP.send("GET", "/hooks/functions", master: true)
+            #expect(hooks.status == 200, "\(hooks.text)")
+            let jobs = try await PostsHTTP.send("GET", "/cloud_code/jobs/data", master: true)
+            #expect(jobs.status == 200, "\(jobs.text)")
         }
 
         @Test func refusesWithoutTheMasterKey() async throws {

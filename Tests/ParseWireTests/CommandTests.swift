@@ -41,8 +41,8 @@ import Testing
     }
 
     @Test func serviceQueuesAreNamedAfterTheService() {
-        #expect(ServiceName.allCases.map(\.commandQueue) == ["auth", "posts", "votes", "files"])
-        #expect(ServiceName.allCases.map(\.deadLetterQueue) == ["auth.dead", "posts.dead", "votes.dead", "files.dead"])
+        #expect(ServiceName.allCases.map(\.commandQueue) == ["auth", "posts", "votes", "files", "cloud"])
+        #expect(ServiceName.allCases.map(\.deadLetterQueue) == ["auth.dead", "posts.dead", "votes.dead", "files.dead", "cloud.dead"])
         #expect(ServiceName(rawValue: "files") == .files)
         #expect(ServiceName(rawValue: "gateway") == nil)
     }

@@ -15,7 +15,7 @@ struct ObjectTriggersTests {
     static func cloud(_ runner: InMemoryTriggerRunner) async -> CloudTriggers {
         let registry = TriggerRegistry(runner: runner, logger: logger)
         await registry.reload()
-        return CloudTriggers(registry: registry, runner: runner)
+        return CloudTriggers(service: .posts, registry: registry, runner: runner)
     }
 
     static func call(_ pool: PostgresPool, _ cloud: CloudTriggers, _ method: String, _ path: String, _ body: String? = nil,
@@ -154,7 +154,7 @@ struct ObjectTriggersTests {
             _ = try await Self.call(pool, cloud, "DELETE", "classes/Cat/\(id)")
             let rows = try await Self.triggerRows(pool)
             #expect(rows.map { $0["routing_key"] ?? "" }
-                    == ["cloud.trigger.afterSave.Cat", "cloud.trigger.afterSave.Cat", "cloud.trigger.afterDelete.Cat"])
+                    == ["cloud.trigger.posts.afterSave.Cat", "cloud.trigger.posts.afterSave.Cat", "cloud.trigger.posts.afterDelete.Cat"])
             let commands = rows.compactMap { JSONValue.parse($0["payload"] ?? "") }
             #expect(commands.allSatisfy { $0["type"] == .string(RunTrigger.type) })
             #expect(commands[0]["payload"]?["object"]?["name"] == .string("tom"))

@@ -8,7 +8,7 @@ set -euo pipefail
 
 password="${PARSE_DB_PASSWORD:?PARSE_DB_PASSWORD must hold the password of the service roles}"
 
-for service in auth posts votes files; do
+for service in auth posts votes files cloud; do
     name="parse_${service}"
     # psql variables (:'name', :'password') are quoted by psql itself, and format() quotes
     # again for the generated statement, so a password with quotes cannot break the SQL.

@@ -123,6 +123,10 @@ struct GatewayResponder: HTTPResponder {
             return await VoteForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .send(vote, requestId: requestId, identity: identity, serverURL: serverURL(for: request))
         }
+        if service == .cloud, let call = CloudForwarder.call(method: method, path: path) {
+            return await CloudForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
+                .send(call, request: request, body: body.payload, requestId: requestId, identity: identity)
+        }
         let details: CloudRequestDetails
         do {
             details = try CloudRequestDetails(request, bodyContext: body.context)

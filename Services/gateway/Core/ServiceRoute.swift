@@ -8,6 +8,7 @@ enum ServiceRoute {
         if first == "classes", parts.count > 1, ["_User", "_Session", "_Role"].contains(parts[1]) {
             return .auth
         }
+        if first == "classes", parts.count > 1, parts[1] == "_JobStatus" { return .cloud }
         switch first {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
@@ -17,6 +18,8 @@ enum ServiceRoute {
             return .posts
         case "files":
             return .files
+        case "functions", "jobs", "hooks", "cloud_code":
+            return .cloud
         default:
             return nil
         }

@@ -9,9 +9,9 @@ enum ServerInfoHandler {
 
     static let features: JSONValue = .object([
         "globalConfig": flags(["create": true, "read": true, "update": true, "delete": true]),
-        // No `/hooks`, Cloud Code jobs or `/scriptlog` routes here.
-        "hooks": flags(["create": false, "read": false, "update": false, "delete": false]),
-        "cloudCode": flags(["jobs": false]),
+        // `/hooks` and Cloud Code jobs are the cloud service's; no `/scriptlog` route here.
+        "hooks": flags(["create": true, "read": true, "update": true, "delete": true]),
+        "cloudCode": flags(["jobs": true]),
         "logs": flags(["level": false, "size": false, "order": false, "until": false, "from": false]),
         // Localized alerts are not picked per device (docs/push.md).
         "push": flags(["immediatePush": true, "scheduledPush": true, "storedPushData": true,

@@ -1,0 +1,5 @@
+import CloudCore
+import Foundation
+import ServiceKit
+
+exit(await ServiceHost.main(CloudService.definition))

@@ -1,0 +1,61 @@
+import Contracts
+import ParseWire
+
+/// What a target's answer means, as parse-server reads a webhook's: `{"success": value}` is the result,
+/// `{"error": ...}` a refusal (`"message"` is a 141 with that message, `{"code": N, "message"|"error": "..."}` keeps
+/// its code), an empty body no result, anything not JSON `Malformed response`.
+enum WebhookAnswer {
+    static func decode(_ body: [UInt8]) -> Result<JSONValue?, ParseError> {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(nil) }
+        guard let answer = JSONValue.parse(body) else { return .failure(ParseError(.scriptFailed, "Malformed response")) }
+        return interpret(answer)
+    }
+
+    static func interpret(_ answer: JSONValue) -> Result<JSONValue?, ParseError> {
+        guard let fields = answer.objectValue else { return .success(nil) }
+        if let error = fields["error"], error != .null { return .failure(refusal(error)) }
+        return .success(fields["success"])
+    }
+
+    /// parse-server's `resolveError`: a string keeps its words under 141, a Parse error keeps its code.
+    static func refusal(_ error: JSONValue, defaultMessage: String = "Script failed.") -> ParseError {
+        switch error {
+        case .string(let message):
+            return ParseError(.scriptFailed, message)
+        case .object(let fields):
+            let code = fields["code"]?.numberValue.flatMap { $0 == $0.rounded() ? Int(exactly: $0) : nil } ?? 141
+            let message = fields["message"]?.stringValue ?? fields["error"]?.stringValue ?? JSONText.encode(error)
+            return ParseError(ParseError.Code(rawValue: code), message)
+        case .null, .bool(false):
+            return ParseError(.scriptFailed, defaultMessage)
+        default:
+            return ParseError(.scriptFailed, JSONText.encode(error))
+        }
+    }
+
+    /// What a trigger's result changes. A beforeSave's object loses `createdAt`, `updatedAt` and `className`, as
+    /// parse-server drops them from a webhook's answer; a beforeFind's answer replaces the query when it is one
+    /// (an object), an afterFind's the results when it is an array.
+    static func triggerResult(_ value: JSONValue?, for trigger: TriggerName) -> TriggerResult {
+        switch trigger {
+        case .beforeSave, .beforeSaveFile, .beforeLogin:
+            guard var object = value?.objectValue, trigger == .beforeSave || trigger == .beforeSaveFile else {
+                return TriggerResult()
+            }
+            if trigger == .beforeSave {
+                object["createdAt"] = nil
+                object["updatedAt"] = nil
+                object["className"] = nil
+            }
+            return TriggerResult(object: .object(object))
+        case .beforeFind:
+            guard let query = value?.objectValue else { return TriggerResult() }
+            return TriggerResult(query: .object(query))
+        case .afterFind:
+            guard let objects = value?.arrayValue else { return TriggerResult() }
+            return TriggerResult(objects: objects)
+        default:
+            return TriggerResult()
+        }
+    }
+}

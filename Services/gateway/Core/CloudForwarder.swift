@@ -1,0 +1,80 @@
+import Contracts
+import HTTPServer
+import Messaging
+import ParseWire
+import Runtime
+
+/// `POST /functions/<name>` and `POST /jobs[/<name>]`, sent to `cloud` with what parse-server hands Cloud Code
+/// beside the parameters: the client's headers and address. Every other cloud route travels as `rest.v1`.
+struct CloudForwarder: Sendable {
+    enum Call: Equatable {
+        case function(String)
+        /// A job by its path segment, or (nil) by the body's `jobName`, as `POST /jobs` takes it.
+        case job(String?)
+    }
+
+    let client: RPCClient
+    let timeout: Duration
+    let logger: Logger
+
+    static func call(method: String, path: String) -> Call? {
+        guard method == "POST" else { return nil }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("functions", 2) where !parts[1].isEmpty: return .function(parts[1])
+        case ("jobs", 2) where !parts[1].isEmpty: return .job(parts[1])
+        case ("jobs", 1): return .job(nil)
+        default: return nil
+        }
+    }
+
+    /// The headers a target sees, by lower-cased name, as Express gives them; the master key stays here.
+    static func headers(_ request: HTTPRequest) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers {
+            let lower = name.lowercased()
+            if lower == "x-parse-master-key" { continue }
+            headers[lower] = headers[lower].map { "\($0), \(value)" } ?? value
+        }
+        return headers
+    }
+
+    /// The body merged with the query string, as parse-server merges them.
+    static func params(_ request: HTTPRequest, body: String?) -> JSONValue {
+        var fields = body.flatMap { JSONValue.parse($0) }?.objectValue ?? [:]
+        for item in request.query { fields[item.name] = .string(item.value) }
+        return .object(fields)
+    }
+
+    func send(_ call: Call, request: HTTPRequest, body: String?, requestId: String, identity: Identity) async -> HTTPResponse {
+        let params = Self.params(request, body: body)
+        do {
+            switch call {
+            case .function(let name):
+                let run = RunCloudFunction(name: name, params: params, headers: Self.headers(request), ip: request.remoteAddress)
+                let answer: CloudFunctionResult = try await client.send(RunCloudFunction.type, run, to: .cloud,
+                                                                        requestId: requestId, identity: identity,
+                                                                        timeout: timeout, safeToRunTwice: false)
+                return ParseResponses.json(200, JSONValue.object(["result": answer.result]).compactText)
+            case .job(let name):
+                guard identity.isMaster || identity.isReadOnlyMaster else { return FileResponses.masterKeyRequired }
+                guard let name = name ?? params["jobName"]?.stringValue else {
+                    return ParseResponses.error(ParseError(.scriptFailed, "Invalid job."))
+                }
+                let job = StartCloudJob(name: name, params: params, headers: Self.headers(request), ip: request.remoteAddress)
+                let started: CloudJobStarted = try await client.send(StartCloudJob.type, job, to: .cloud, requestId: requestId,
+                                                                     identity: identity, timeout: timeout,
+                                                                     safeToRunTwice: false)
+                return ParseResponses.json(200, "{}", extra: [("X-Parse-Job-Status-Id", started.jobStatusId)])
+            }
+        } catch let error as ParseError {
+            return ParseResponses.error(error)
+        } catch let error as MessagingError {
+            logger.warning("cloud call failed", ["error": error.description])
+            return ParseResponses.error(error.parseErrorForWrite)
+        } catch {
+            logger.error("cloud call failed", ["error": "\(error)"])
+            return ParseResponses.error(.internalError)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ParseWire
+
+/// What a function handler receives: parse-server's function request, and clients back into the API.
+public struct FunctionRequest: Sendable {
+    public var functionName: String
+    public var params: JSONValue
+    /// The caller's user as the server resolved it (with its `sessionToken`), nil for none.
+    public var user: JSONValue?
+    public var master: Bool
+    public var installationId: String?
+    public var headers: [String: String]
+    public var ip: String
+    public var context: JSONValue
+    /// The REST API with the master key.
+    public var api: ParseAPIClient
+    /// The REST API as the caller: the caller's session, or no session at all.
+    public var asCaller: ParseAPIClient
+    /// The request exactly as it arrived.
+    public var raw: JSONValue
+}
+
+/// What a job handler receives.
+public struct JobRequest: Sendable {
+    public var jobName: String
+    public var jobId: String
+    public var params: JSONValue
+    public var headers: [String: String]
+    public var ip: String
+    public var api: ParseAPIClient
+    public var raw: JSONValue
+}
+
+/// What a trigger handler receives: parse-server's trigger request.
+public struct TriggerRequest: Sendable {
+    public var triggerName: String
+    public var className: String
+    /// The object being saved or deleted (for file triggers, the file).
+    public var object: JSONValue?
+    /// The stored object before an update.
+    public var original: JSONValue?
+    /// beforeFind, afterFind: the query.
+    public var query: JSONValue?
+    /// afterFind: the objects found.
+    public var objects: [JSONValue]?
+    public var user: JSONValue?
+    public var master: Bool
+    public var context: JSONValue
+    public var headers: [String: String]
+    public var ip: String
+    public var api: ParseAPIClient
+    public var asCaller: ParseAPIClient
+    public var raw: JSONValue
+}
