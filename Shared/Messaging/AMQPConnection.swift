@@ -466,12 +466,16 @@ public final class AMQPConnection: Sendable {
         var groups: [BatchKey: [OutgoingMessage]] = [:]
         var order: [BatchKey] = []
         var settlements: [Operation] = []
+        // Settlements go before the batched publishes (replies, mostly): RabbitMQ 3.10 closes the whole connection
+        // (541) when a reply is published to the direct reply-to address of a caller whose node went down, and
+        // what follows it on the connection is lost. An ack sent after such a reply would be lost with it, the
+        // command redelivered, answered to the same dead address, and so on for as long as it is redelivered.
         func flush() {
+            result += settlements
+            settlements.removeAll(keepingCapacity: true)
             for key in order { result += batches(groups[key] ?? [], key: key) }
             groups.removeAll(keepingCapacity: true)
             order.removeAll(keepingCapacity: true)
-            result += settlements
-            settlements.removeAll(keepingCapacity: true)
         }
         for operation in operations {
             switch operation {

@@ -81,8 +81,8 @@ public final class CommandServer: Sendable {
         let log = logger.with("request.id", delivery.messageId ?? "-").with("msg.type", type)
         guard let route = router.route(type) else {
             log.warning("unknown command type")
-            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             connection.ack(delivery)
+            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             return
         }
         let started = ContinuousClock.now
@@ -90,15 +90,16 @@ public final class CommandServer: Sendable {
         do {
             if let deadline, deadline.hasPassed { throw DeadlineExceeded("the command") }
             let answer = try await Deadline.$current.withValue(deadline) { try await route(delivery, log) }
-            reply(to: delivery, body: answer.body, headers: answer.headers)
+            // Acked before the reply goes out: see `AMQPConnection.coalesced` (a reply can cost the connection).
             connection.ack(delivery)
+            reply(to: delivery, body: answer.body, headers: answer.headers)
             log.debug("handled", ["duration_ms": started.millisecondsElapsedText])
         } catch let error as DeadlineExceeded {
             // Its caller has stopped waiting (or is about to): running it again would only hold resources.
             log.warning("stopped at the caller's deadline", ["error": "\(error)",
                                                              "duration_ms": started.millisecondsElapsedText])
-            reply(to: delivery, body: failure(Self.timedOut(error)))
             connection.ack(delivery)
+            reply(to: delivery, body: failure(Self.timedOut(error)))
         } catch {
             await retryOrDeadLetter(delivery, error: error, log: log)
         }
@@ -122,8 +123,8 @@ public final class CommandServer: Sendable {
             connection.ack(delivery)
         } else {
             log.error("command failed too often; dead-lettered", ["attempts": String(attempts), "error": "\(error)"])
-            reply(to: delivery, body: failure(.internalError))
             connection.reject(delivery, requeue: false)
+            reply(to: delivery, body: failure(.internalError))
         }
     }
 

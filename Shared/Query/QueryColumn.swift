@@ -16,6 +16,9 @@ public struct QueryColumn: Sendable {
     /// For a Relation field: the join table (`"owningId"`, `"relatedId"`) whose owners `sql` (the row's objectId)
     /// is looked up in.
     public var relationTable: String?
+    /// For a path into the objects of an Array field (`fooStack.status`): the array and the alias its elements are
+    /// read under; `sql` reads the path from one element (`<alias>.value`).
+    public var arrayElements: (array: String, alias: String)?
 
     public init(sql: String, type: FieldType, isNested: Bool = false, exists: Bool = true, isSchemaless: Bool = false,
                 relationTable: String? = nil) {

@@ -3,6 +3,35 @@ import Storage
 
 /// The operators of one field's constraint (`{"$gt":1,"$lt":5}`) and the SQL of each.
 extension WhereTranslator {
+    /// A constraint on a path into the objects of an Array field, with MongoDB's meaning (the PHP SDK's suite
+    /// expects it): each operator holds if some element satisfies it, and a negative one (`$ne`, `$nin`,
+    /// `$exists: false`) if no element satisfies its positive form. The elements are read as schemaless values.
+    func arrayElementConstraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping,
+                                field: String) async throws -> String {
+        guard let (array, alias) = column.arrayElements else { return try await constraint(value, column, mapping, field: field) }
+        let elements = "jsonb_array_elements(CASE WHEN jsonb_typeof(\(array)) = 'array' THEN \(array) ELSE '[]'::jsonb END) AS \(alias)(value)"
+        func some(_ condition: String) -> String { "EXISTS (SELECT 1 FROM \(elements) WHERE \(condition))" }
+        guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
+            return some(try await constraint(value, column, mapping, field: field))
+        }
+        var parts: [String] = []
+        for (op, operand) in fields.sorted(by: { $0.key < $1.key }) where op != "$options" {
+            switch op {
+            case "$ne": parts.append("NOT " + some(try await constraint(.object(["$eq": operand]), column, mapping, field: field)))
+            case "$nin": parts.append("NOT " + some(try await constraint(.object(["$in": operand]), column, mapping, field: field)))
+            case "$exists" where operand.boolValue == false:
+                parts.append("NOT " + some(try await constraint(.object(["$exists": .bool(true)]), column, mapping, field: field)))
+            case "$regex":
+                var regex: [String: JSONValue] = ["$regex": operand]
+                regex["$options"] = fields["$options"]
+                parts.append(some(try await constraint(.object(regex), column, mapping, field: field)))
+            default: parts.append(some(try await constraint(.object([op: operand]), column, mapping, field: field)))
+            }
+        }
+        if parts.isEmpty { throw ParseError(.invalidQuery, "$options needs $regex.") }
+        return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
+    }
+
     func constraint(_ value: JSONValue, _ column: QueryColumn, _ mapping: any FieldMapping, field: String) async throws -> String {
         if let table = column.relationTable { return try relation(value, column, table: table) }
         guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {

@@ -42,9 +42,13 @@ public final class WhereTranslator {
             default:
                 // As parse-server's query validation: only the operators above may start with `$`.
                 if key.hasPrefix("$") { throw ParseError(.invalidKeyName, "Invalid key name: \(key)") }
-                let column = try column(key, mapping, alias: alias, sample: value)
+                let column = try column(key, mapping, alias: alias, sample: value, intoArrays: true)
                 if topLevel && !key.contains(".") { filteredFields.append(key) }
-                parts.append(try await constraint(value, column, mapping, field: key))
+                if column.arrayElements != nil {
+                    parts.append(try await arrayElementConstraint(value, column, mapping, field: key))
+                } else {
+                    parts.append(try await constraint(value, column, mapping, field: key))
+                }
             }
         }
         return parts.isEmpty ? "TRUE" : parts.joined(separator: " AND ")
@@ -82,7 +86,10 @@ public final class WhereTranslator {
 
     /// The column for `key`, a field name or a dotted path into an Object field (`meta.size`, `tags.0`).
     /// `sample` is the value the field is compared with, to type a field the class does not have.
-    public func column(_ key: String, _ mapping: any FieldMapping, alias: String, sample: JSONValue?) throws(ParseError) -> QueryColumn {
+    /// With `intoArrays`, a path into the objects of an Array field reads one element (`QueryColumn.arrayElements`);
+    /// only a `where` constraint knows how to range over the elements, so other callers get a 102 for it.
+    public func column(_ key: String, _ mapping: any FieldMapping, alias: String, sample: JSONValue?,
+                       intoArrays: Bool = false) throws(ParseError) -> QueryColumn {
         let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard path.allSatisfy({ Names.isValidFieldName($0) || $0.allSatisfy(\.isNumber) && !$0.isEmpty }),
               Names.isValidFieldName(path[0]) else {
@@ -92,6 +99,17 @@ public final class WhereTranslator {
         if path.count > 1 {
             guard let base = try mapping.column(name, alias: alias, translator: self) else {
                 return QueryColumn(sql: "NULL::jsonb", type: FieldType(.object), isNested: true, exists: false)
+            }
+            if intoArrays, base.type.kind == .array, !base.isSchemaless, let key = path.dropFirst().first,
+               !key.allSatisfy(\.isNumber) {
+                // A path into an array's objects matches if one of its elements matches, as in MongoDB
+                // (`arrayElementConstraint`).
+                let element = newAlias()
+                let pathParameter = parameters.bindTextArray(Array(path.dropFirst()))
+                var column = QueryColumn(sql: "NULLIF(\(element).value #> \(pathParameter), 'null'::jsonb)",
+                                         type: FieldType(.object), isNested: true, isSchemaless: true)
+                column.arrayElements = (base.sql, element)
+                return column
             }
             guard base.isSchemaless || base.type.kind == .object else {
                 throw ParseError(.invalidQuery, "Cannot query on a sub-key of \(name): it is not an Object field.")

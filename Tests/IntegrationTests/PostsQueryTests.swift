@@ -41,6 +41,32 @@ extension IntegrationSuite {
             return PostsHTTP.results(reply).compactMap { $0["name"] as? String }
         }
 
+        /// A path into the objects of an Array field matches when one element does, and a negative operator when
+        /// none does, as MongoDB answers it (the PHP SDK's `testEqualToWithSameKeyDoesNotOverrideOtherConditions`).
+        @Test func pathsIntoArraysOfObjectsMatchAnyElement() async throws {
+            let cls = PostsHTTP.uniqueClass("Stack")
+            let rows: [(String, [[String: Any]])] = [
+                ("baz", [["status": "baz"], ["status": "bar"]]), ("bar", [["status": "bar"]]),
+                ("qux", [["status": "bar", "n": 2], ["status": "qux", "n": 5]]), ("none", []),
+            ]
+            for (name, stack) in rows { _ = try await PostsHTTP.create(cls, ["name": name, "fooStack": stack]) }
+            func names(_ clause: [String: Any]) async throws -> [String] {
+                let reply = try await PostsHTTP.find(cls, ["where": clause, "order": "name"])
+                #expect(reply.status == 200, "\(clause): \(reply.text)")
+                return PostsHTTP.results(reply).compactMap { $0["name"] as? String }
+            }
+            #expect(try await names(["fooStack.status": ["$ne": "baz", "$eq": "bar"]]) == ["bar", "qux"])
+            #expect(try await names(["fooStack.status": "qux"]) == ["qux"])
+            #expect(try await names(["fooStack.status": ["$nin": ["bar"]]]) == ["none"])
+            #expect(try await names(["fooStack.status": ["$in": ["baz", "qux"]]]) == ["baz", "qux"])
+            #expect(try await names(["fooStack.n": ["$gt": 4]]) == ["qux"])
+            #expect(try await names(["fooStack.n": ["$exists": false]]) == ["bar", "baz", "none"])
+            #expect(try await names(["fooStack.status": ["$regex": "^Q", "$options": "i"]]) == ["qux"])
+            let count = try await PostsHTTP.find(cls, ["where": ["fooStack.status": ["$ne": "baz", "$eq": "bar"]],
+                                                       "count": 1, "limit": 0])
+            #expect(count.json?["count"] as? Int == 2, "\(count.text)")
+        }
+
         @Test func everyWhereOperator() async throws {
             let f = try await Self.fixture()
             let cases: [([String: Any], [String])] = [

@@ -36,7 +36,7 @@ struct LedgerRoundTripTests {
             let existing = try await ledger.record(next, settling: .init(ballots: first, outcomes: [applied, refused]))
             #expect(try await Self.states(pool) == ["r1:applied", "r2:rejected", "r3:pending"])
             // A request id already in the ledger is not recorded again: the ballot there is returned, as marked now.
-            guard case .applied(let stored, let answer)? = existing["r1"] else {
+            guard case .applied(let stored, let answer)? = existing[next[1].ballotId] else {
                 Issue.record("r1 should come back as applied: \(existing)")
                 return
             }
@@ -44,6 +44,25 @@ struct LedgerRoundTripTests {
             #expect(existing.count == 1)
             let events = try await pool.query("SELECT count(*) AS n FROM outbox").rows.first?["n"]
             #expect(events == "1")
+        }
+    }
+
+    /// A client's retry and a redelivery of its first try, meeting in one round: one ballot is recorded, and the
+    /// other comes back as the one recorded, so only one of them is sent to `posts`.
+    @Test func twoBallotsOfOneRequestInOneRoundRecordOne() async throws {
+        try await ScratchDatabase.withPool("ledger", migrations: VotesMigrations.all,
+                                           settings: VotesService.databaseSettings, logger: Self.logger) { pool in
+            let ledger = BallotLedger(pool: pool)
+            let first = Self.ballot("r1"), retry = Self.ballot("r1")
+            let existing = try await ledger.record([first, retry])
+            let recorded = try await pool.query("SELECT ballot_id::text AS id FROM ballots").rows.compactMap { $0["id"] }
+            #expect(recorded == [first.ballotId.lowercased()])
+            #expect(existing[first.ballotId] == nil)
+            guard case .pending(let stored)? = existing[retry.ballotId] else {
+                Issue.record("the retry should come back as the pending ballot recorded: \(existing)")
+                return
+            }
+            #expect(stored.ballotId.lowercased() == first.ballotId.lowercased())
         }
     }
 

@@ -110,7 +110,7 @@ actor BallotBatcher {
         }
         var apply: [Waiting] = []
         for item in batch {
-            if !item.recorded, let found = existing[item.ballot.requestId] {
+            if !item.recorded, let found = existing[item.ballot.ballotId] {
                 item.resume(with: .success(.existing(found)))
             } else {
                 apply.append(item)

@@ -23,8 +23,11 @@ struct BallotLedger: Sendable {
     }
 
     /// In one round trip and one transaction: marks `settlement` (see `settleStatement`) and records `ballots`
-    /// pending. Returns, for each ballot whose request id is already there, what is there, keyed by request id
-    /// (absent: newly recorded). Either both commit or neither does.
+    /// pending. Returns, for each ballot not recorded because its request id is there already, what is there,
+    /// keyed by the ballot's id (absent: newly recorded). Either both commit or neither does.
+    ///
+    /// Keyed by ballot, not request: two ballots of one request id can meet in one round (a client's retry beside a
+    /// redelivery of the first try), and only one of them is recorded; the other must not be applied as well.
     func record(_ ballots: [Ballot], settling settlement: Settlement? = nil) async throws -> [String: Existing] {
         var statements: [PostgresStatement] = []
         if let settlement { statements.append(Self.settleStatement(settlement)) }
@@ -32,19 +35,24 @@ struct BallotLedger: Sendable {
         guard !statements.isEmpty else { return [:] }
         let results = try await pool.withConnection { [statements] in try await $0.pipeline(statements) }
         guard !ballots.isEmpty, let inserted = results.last else { return [:] }
-        let fresh = Set(inserted.rows.compactMap { $0["request_id"] })
-        let others = ballots.map { $0.requestId }.filter { !fresh.contains($0) }
+        let fresh = Set(inserted.rows.compactMap { $0["ballot_id"] })
+        let others = ballots.filter { !fresh.contains($0.ballotId.lowercased()) }
         guard !others.isEmpty else { return [:] }
-        var existing: [String: Existing] = [:]
+        var byRequest: [String: Existing] = [:]
         for row in try await pool.query("\(Self.selectBallot) WHERE request_id = ANY($1::text[])",
-                                        [SQLParameters.arrayLiteral(others)]).rows {
-            if let requestId = row["request_id"], let found = Self.existing(row) { existing[requestId] = found }
+                                        [SQLParameters.arrayLiteral(others.map(\.requestId))]).rows {
+            if let requestId = row["request_id"], let found = Self.existing(row) { byRequest[requestId] = found }
         }
-        for requestId in others where existing[requestId] == nil { throw LedgerError.ballotVanished(requestId) }
+        var existing: [String: Existing] = [:]
+        for ballot in others {
+            guard let found = byRequest[ballot.requestId] else { throw LedgerError.ballotVanished(ballot.requestId) }
+            existing[ballot.ballotId] = found
+        }
         return existing
     }
 
-    /// Records `ballots` pending, each unless its request id is there already; returns the request ids recorded.
+    /// Records `ballots` pending, each unless its request id is there already (or earlier in `ballots`); returns the
+    /// ids of the ballots recorded.
     static func recordStatement(_ ballots: [Ballot]) -> PostgresStatement {
         let literal = SQLParameters.arrayLiteral
         return PostgresStatement("""
@@ -52,7 +60,7 @@ struct BallotLedger: Sendable {
             SELECT id, request, NULLIF(voter, ''), identity, class, object, field, kind, value
             FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::text[],
                         $9::double precision[]) AS x(id, request, voter, identity, class, object, field, kind, value)
-            ON CONFLICT (request_id) DO NOTHING RETURNING request_id
+            ON CONFLICT (request_id) DO NOTHING RETURNING ballot_id::text AS ballot_id
             """, [literal(ballots.map { $0.ballotId }), literal(ballots.map { $0.requestId }), literal(ballots.map { $0.voter.userId ?? "" }),
                   literal(ballots.map { Self.identityText($0.voter) }), literal(ballots.map { $0.vote.className }),
                   literal(ballots.map { $0.vote.objectId }), literal(ballots.map { $0.vote.field }),
