@@ -105,4 +105,23 @@ struct UserTriggersTests {
             #expect(runner.calls.filter { $0.trigger.key.triggerName == .beforeLogin }.count == 2)
         }
     }
+
+    @Test func afterSaveOfAUserIsQueuedWithItsSignupAndItsUpdates() async throws {
+        let runner = InMemoryTriggerRunner()
+        runner.register(.afterSave, "_User")
+        try await Self.withRouter(runner) { router, cloud, pool in
+            let made = try await Self.call(router, cloud, "POST", "users", #"{"username":"dee","password":"secret1","age":3}"#)
+            let id = try #require(made["objectId"]?.stringValue)
+            _ = try await Self.call(router, cloud, "PUT", "users/\(id)", #"{"age":4}"#, as: .master)
+            let rows = try await Self.triggerRows(pool)
+            #expect(rows.count == 2)
+            #expect(rows.first?["payload"]?["object"]?["username"] == .string("dee"))
+            #expect(rows.first?["payload"]?["object"]?["age"] == .number(3))
+            #expect(rows.first?["payload"]?["object"]?["password"] == nil)
+            #expect(rows.last?["payload"]?["original"]?["age"] == .number(3))
+            #expect(rows.last?["payload"]?["object"]?["age"] == .number(4))
+            #expect(rows.last?["payload"]?["object"]?["objectId"] == .string(id))
+            #expect(runner.calls.isEmpty)
+        }
+    }
 }

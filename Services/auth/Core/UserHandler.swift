@@ -93,6 +93,8 @@ struct UserHandler: Sendable {
         let verifyExpiresAt = verification == nil ? nil
             : settings.email.emailVerifyTokenValidityDuration.map { now.addingTimeInterval($0) }
         let stampsPassword = settings.passwordPolicy?.maxPasswordAge != nil
+        let afterSave = await UserTriggers(request: request).afterSave()
+        let original = user.json(showEmail: true)
         let newSession: SessionStore.NewSession?
         do {
             newSession = try await pool.transaction { connection in
@@ -121,6 +123,8 @@ struct UserHandler: Sendable {
                 if fieldsExpression != "fields" { assignments.append("fields = \(fieldsExpression)") }
                 _ = try await connection.query("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = $1", sql.values)
                 if let authData = finalChanges.authData { try await identities.apply(authData, userId: id, on: connection) }
+                try await afterSave?.enqueue(UserAfterSave.updated(original, finalChanges, at: now), original: original,
+                                             on: connection)
                 guard hash != nil else { return nil }
                 // parse-server's revokeSessionOnPasswordReset: a new password ends every session of the user;
                 // the caller gets a fresh one in the answer.

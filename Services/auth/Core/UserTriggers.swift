@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import ParseWire
 import ServiceKit
 import Storage
@@ -70,9 +71,50 @@ struct UserTriggers: Sendable {
         try await cloud.enqueue(trigger, requestId: request.requestId, identity: request.identity, on: connection)
     }
 
+    /// `_User` afterSave, into the outbox of the signup's or update's transaction; nil when none is registered.
+    func afterSave() async -> UserAfterSave? {
+        guard let cloud = request.cloud, await request.triggers(of: Self.userClass).contains(.afterSave) else { return nil }
+        return UserAfterSave(cloud: cloud, request: request)
+    }
+
     static func visible(_ user: [String: JSONValue]) -> [String: JSONValue] {
         var user = user.filter { !withheld.contains($0.key) }
         user["className"] = .string(userClass)
+        return user
+    }
+}
+
+/// A registered `_User` afterSave, queued with the write that saves the user.
+struct UserAfterSave: Sendable {
+    let cloud: CloudTriggers
+    let request: AuthRequest
+
+    func enqueue(_ user: [String: JSONValue], original: [String: JSONValue]?, on connection: PostgresConnection) async throws {
+        let trigger = request.triggerRequest.trigger(.afterSave, UserTriggers.userClass, object: .object(UserTriggers.visible(user)),
+                                                     original: original.map { .object(UserTriggers.visible($0)) })
+        try await cloud.enqueue(trigger, requestId: request.requestId, identity: request.identity, on: connection)
+    }
+
+    /// The user as a signup stores it.
+    static func created(_ changes: UserChanges, id: String, username: String, at date: Date) -> [String: JSONValue] {
+        var user = changes.set
+        user["objectId"] = .string(id)
+        user["username"] = .string(username)
+        if let email = changes.email { user["email"] = .string(email) }
+        user["createdAt"] = AuthResponses.date(date)
+        user["updatedAt"] = AuthResponses.date(date)
+        return user
+    }
+
+    /// `original` with an update's changes applied.
+    static func updated(_ original: [String: JSONValue], _ changes: UserChanges, at date: Date) -> [String: JSONValue] {
+        var user = original
+        for name in changes.unset { user[name] = nil }
+        user.merge(changes.set) { $1 }
+        if let username = changes.username { user["username"] = .string(username) }
+        if let email = changes.email { user["email"] = .string(email) }
+        if changes.removesEmail { user["email"] = nil }
+        user["updatedAt"] = AuthResponses.date(date)
         return user
     }
 }
