@@ -107,7 +107,8 @@ let package = Package(
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase"],
                     path: "Tests/ServiceKitTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts", "HTTPServer"], path: "Tests/IntegrationTests",
+        .testTarget(name: "IntegrationTests", dependencies: ["ParseWire", "Contracts", "HTTPServer", "Messaging", "Runtime"],
+                    path: "Tests/IntegrationTests",
                     exclude: ["Scripts"]),
     ] + services.flatMap(serviceTargets)
 )

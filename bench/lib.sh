@@ -69,7 +69,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; els
 # and PostgreSQL (the postmaster, its live backends and, through its children's times, those that have exited).
 stack_cpu_ticks() {
     local name pid postmaster ticks child
-    for name in gateway posts auth votes files rabbitmq-beam rabbitmq2-beam rabbitmq3-beam; do
+    for name in gateway posts auth votes files cloud cloud-example-worker rabbitmq-beam rabbitmq2-beam rabbitmq3-beam; do
         pid=$(pid_of "$name") || continue
         printf '%s=%s ' "${name%-beam}" "$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
     done

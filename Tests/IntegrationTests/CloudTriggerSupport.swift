@@ -3,7 +3,7 @@ import ParseWire
 
 /// Registering trigger webhooks through `/parse/hooks/triggers` (master key) and waiting until the writing services
 /// have heard of them (`hooks.changed` reaches them a moment after the registration answers).
-enum CloudHooks {
+enum TriggerHooks {
     static func register(_ className: String, _ triggerName: String, url: String) async throws {
         let reply = try await PostsHTTP.send("POST", "/hooks/triggers",
                                              ["className": className, "triggerName": triggerName, "url": url], master: true)
@@ -21,7 +21,7 @@ enum CloudHooks {
 
     /// Registers a beforeFind on `className` that changes nothing and finds with it until posts calls it: from then
     /// on posts knows every registration made before it.
-    static func waitUntilPostsKnows(_ className: String, receiver: WebhookReceiver) async throws {
+    static func waitUntilPostsKnows(_ className: String, receiver: TriggerWebhookReceiver) async throws {
         let path = "/probe/\(className)"
         receiver.handle(path) { _ in .object(["success": .object([:])]) }
         try await register(className, "beforeFind", url: receiver.url(path))

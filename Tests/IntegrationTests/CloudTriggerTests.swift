@@ -10,15 +10,15 @@ extension IntegrationSuite {
     /// the example worker's triggers on `CloudTriggerCat`.
     @Suite struct CloudTriggerTests {
         @Test func aBeforeSaveWebhookChangesAFieldThatIsStoredAndAnswered() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             let className = PostsHTTP.uniqueClass("TrigSave")
             receiver.handle("/save") { body in
                 var object = body["object"]?.objectValue ?? [:]
                 object["name"] = .string((object["name"]?.stringValue ?? "").uppercased())
-                return CloudHooks.success(.object(object))
+                return TriggerHooks.success(.object(object))
             }
-            try await CloudHooks.register(className, "beforeSave", url: receiver.url("/save"))
-            try await CloudHooks.waitUntilPostsKnows(className, receiver: receiver)
+            try await TriggerHooks.register(className, "beforeSave", url: receiver.url("/save"))
+            try await TriggerHooks.waitUntilPostsKnows(className, receiver: receiver)
             let created = try await PostsHTTP.send("POST", "/classes/\(className)", ["name": "tom", "age": 3])
             #expect(created.status == 201)
             #expect(created.json?["name"] as? String == "TOM")
@@ -46,14 +46,14 @@ extension IntegrationSuite {
         }
 
         @Test func aRefusingBeforeSaveStoresNothingAndAnswersItsError() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             let className = PostsHTTP.uniqueClass("TrigRefuse")
             receiver.handle("/save") { body in
-                body["object"]?["name"] == .string("bad") ? CloudHooks.refusal(142, "No bad names.")
-                    : CloudHooks.success(body["object"] ?? .null)
+                body["object"]?["name"] == .string("bad") ? TriggerHooks.refusal(142, "No bad names.")
+                    : TriggerHooks.success(body["object"] ?? .null)
             }
-            try await CloudHooks.register(className, "beforeSave", url: receiver.url("/save"))
-            try await CloudHooks.waitUntilPostsKnows(className, receiver: receiver)
+            try await TriggerHooks.register(className, "beforeSave", url: receiver.url("/save"))
+            try await TriggerHooks.waitUntilPostsKnows(className, receiver: receiver)
             let refused = try await PostsHTTP.send("POST", "/classes/\(className)", ["name": "bad"])
             #expect(refused.status == 400)
             #expect(AuthAPI.error(refused) == (142, "No bad names."))
@@ -77,12 +77,12 @@ extension IntegrationSuite {
         }
 
         @Test func aRefusingBeforeDeleteKeepsTheObject() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             let className = PostsHTTP.uniqueClass("TrigDelete")
             let id = try await PostsHTTP.create(className, ["name": "stays"])
-            receiver.handle("/delete") { _ in CloudHooks.refusal(141, "Not this one.") }
-            try await CloudHooks.register(className, "beforeDelete", url: receiver.url("/delete"))
-            try await CloudHooks.waitUntilPostsKnows(className, receiver: receiver)
+            receiver.handle("/delete") { _ in TriggerHooks.refusal(141, "Not this one.") }
+            try await TriggerHooks.register(className, "beforeDelete", url: receiver.url("/delete"))
+            try await TriggerHooks.waitUntilPostsKnows(className, receiver: receiver)
             let refused = try await PostsHTTP.send("DELETE", "/classes/\(className)/\(id)")
             #expect(AuthAPI.error(refused) == (141, "Not this one."))
             let stored = try await PostsHTTP.send("GET", "/classes/\(className)/\(id)")
@@ -92,24 +92,24 @@ extension IntegrationSuite {
         }
 
         @Test func beforeFindChangesTheQueryAndAfterFindTheResults() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             let className = PostsHTTP.uniqueClass("TrigFind")
             for n in 1...4 { _ = try await PostsHTTP.create(className, ["n": n]) }
             receiver.handle("/find") { body in
                 var query = body["query"]?.objectValue ?? [:]
                 query["where"] = .object(["n": .object(["$gte": .number(3)])])
-                return CloudHooks.success(.object(query))
+                return TriggerHooks.success(.object(query))
             }
             receiver.handle("/found") { body in
-                CloudHooks.success(.array((body["objects"]?.arrayValue ?? []).map { object in
+                TriggerHooks.success(.array((body["objects"]?.arrayValue ?? []).map { object in
                     var fields = object.objectValue ?? [:]
                     fields["seen"] = .bool(true)
                     return .object(fields)
                 }))
             }
-            try await CloudHooks.register(className, "afterFind", url: receiver.url("/found"))
-            try await CloudHooks.register(className, "beforeFind", url: receiver.url("/find"))
-            let found = try await CloudHooks.retry({
+            try await TriggerHooks.register(className, "afterFind", url: receiver.url("/found"))
+            try await TriggerHooks.register(className, "beforeFind", url: receiver.url("/find"))
+            let found = try await TriggerHooks.retry({
                 try await PostsHTTP.send("GET", "/classes/\(className)", query: ["order": "n"])
             }, until: { ($0.json?["results"] as? [[String: Any]])?.first?["seen"] as? Bool == true && !receiver.calls("/find").isEmpty })
             let results = found.json?["results"] as? [[String: Any]] ?? []
@@ -119,10 +119,10 @@ extension IntegrationSuite {
         }
 
         @Test func afterSaveIsSeenOncePerWrite() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             let className = PostsHTTP.uniqueClass("TrigAfter")
-            try await CloudHooks.register(className, "afterSave", url: receiver.url("/after"))
-            try await CloudHooks.waitUntilPostsKnows(className, receiver: receiver)
+            try await TriggerHooks.register(className, "afterSave", url: receiver.url("/after"))
+            try await TriggerHooks.waitUntilPostsKnows(className, receiver: receiver)
             var keys: Set<String> = []
             for n in 1...5 {
                 let key = UUID().uuidString
@@ -140,11 +140,11 @@ extension IntegrationSuite {
         }
 
         @Test func afterSaveFailedAtTheReceiverIsDeliveredAgainLater() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             let className = PostsHTTP.uniqueClass("TrigLater")
             receiver.setFailing("/after", true)
-            try await CloudHooks.register(className, "afterSave", url: receiver.url("/after"))
-            try await CloudHooks.waitUntilPostsKnows(className, receiver: receiver)
+            try await TriggerHooks.register(className, "afterSave", url: receiver.url("/after"))
+            try await TriggerHooks.waitUntilPostsKnows(className, receiver: receiver)
             var keys: Set<String> = []
             for n in 1...3 {
                 let key = UUID().uuidString
@@ -153,7 +153,7 @@ extension IntegrationSuite {
                 let created = try await PostsHTTP.send("POST", "/classes/\(className)", ["n": n, "key": key])
                 #expect(created.status == 201)
             }
-            func keysIn(_ calls: [WebhookReceiver.Call]) -> Set<String> {
+            func keysIn(_ calls: [TriggerWebhookReceiver.Call]) -> Set<String> {
                 Set(calls.compactMap { $0.body["object"]?["key"]?.stringValue })
             }
             // Every afterSave reached the receiver and failed there...
@@ -186,19 +186,19 @@ extension IntegrationSuite {
         /// Its beforeSave is replaced meanwhile by a webhook that changes nothing (a webhook wins over a worker for
         /// the same trigger), so the writes themselves do not need the worker.
         @Test func afterSaveServedByAWorkerRunsAfterItsKill() async throws {
-            let receiver = try WebhookReceiver()
-            receiver.handle("/pass") { body in CloudHooks.success(body["object"] ?? .object([:])) }
-            try await CloudHooks.register("CloudTriggerCat", "beforeSave", url: receiver.url("/pass"))
+            let receiver = try TriggerWebhookReceiver()
+            receiver.handle("/pass") { body in TriggerHooks.success(body["object"] ?? .object([:])) }
+            try await TriggerHooks.register("CloudTriggerCat", "beforeSave", url: receiver.url("/pass"))
             var ids: [String] = []
             try await TestStack.run({
-                _ = try await CloudHooks.retry({
+                _ = try await TriggerHooks.retry({
                     try await PostsHTTP.send("POST", "/classes/CloudTriggerCat", ["name": "probe"])
                 }, until: { _ in !receiver.calls("/pass").isEmpty })
                 try VoteConsumerProcess.kill(service: "cloud-example-worker")
                 for n in 1...3 { ids.append(try await PostsHTTP.create("CloudTriggerCat", ["name": "killed\(n)"])) }
                 try TestStack.control(["start-service", "cloud-example-worker"])
                 let expected = Set(ids)
-                let log = try await CloudHooks.retry({
+                let log = try await TriggerHooks.retry({
                     try await PostsHTTP.send("GET", "/classes/CloudTriggerLog", master: true,
                                              query: ["where": #"{"trigger":"afterSave"}"#, "limit": "1000"])
                 }, until: { reply in
@@ -207,21 +207,21 @@ extension IntegrationSuite {
                 let saved = Set((log.json?["results"] as? [[String: Any]] ?? []).compactMap { $0["savedId"] as? String })
                 #expect(expected.isSubset(of: saved))
             }, thenAlways: { try TestStack.control(["start-service", "cloud-example-worker"]) })
-            try await CloudHooks.remove("CloudTriggerCat", "beforeSave")
+            try await TriggerHooks.remove("CloudTriggerCat", "beforeSave")
             await receiver.stop()
         }
 
         @Test func beforeLoginRefusesALogin() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             let refusedUser = try await AuthAPI.signUp("trigrefused")
             let allowedUser = try await AuthAPI.signUp("trigallowed")
             receiver.handle("/login") { body in
                 body["object"]?["username"] == .string(refusedUser.username)
-                    ? CloudHooks.refusal(141, "Not today.") : CloudHooks.success(.object([:]))
+                    ? TriggerHooks.refusal(141, "Not today.") : TriggerHooks.success(.object([:]))
             }
-            try await CloudHooks.register("_User", "beforeLogin", url: receiver.url("/login"))
+            try await TriggerHooks.register("_User", "beforeLogin", url: receiver.url("/login"))
             try await TestStack.run({
-                let refused = try await CloudHooks.retry({
+                let refused = try await TriggerHooks.retry({
                     try await AuthAPI.login(refusedUser.username, refusedUser.password)
                 }, until: { $0.status != 200 })
                 #expect(AuthAPI.error(refused) == (141, "Not today."))
@@ -230,9 +230,9 @@ extension IntegrationSuite {
                 #expect(receiver.calls("/login").last?.body["object"]?["username"] == .string(allowedUser.username))
                 #expect(receiver.calls("/login").allSatisfy { $0.body["object"]?["password"] == nil })
             }, thenAlways: {})
-            try await CloudHooks.remove("_User", "beforeLogin")
+            try await TriggerHooks.remove("_User", "beforeLogin")
             // Until auth has heard of the removal, logins still reach the receiver: wait for that before it stops.
-            _ = try await CloudHooks.retry({ try await AuthAPI.login(allowedUser.username, allowedUser.password) }, until: { _ in
+            _ = try await TriggerHooks.retry({ try await AuthAPI.login(allowedUser.username, allowedUser.password) }, until: { _ in
                 let before = receiver.calls("/login").count
                 usleep(300_000)
                 return receiver.calls("/login").count == before
@@ -241,22 +241,22 @@ extension IntegrationSuite {
         }
 
         @Test func aRefusingFileBeforeSaveStopsTheUpload() async throws {
-            let receiver = try WebhookReceiver()
+            let receiver = try TriggerWebhookReceiver()
             receiver.handle("/file") { body in
                 (body["file"]?["name"]?.stringValue ?? "").hasPrefix("refused")
-                    ? CloudHooks.refusal(130, "No such files.") : CloudHooks.success(.object([:]))
+                    ? TriggerHooks.refusal(130, "No such files.") : TriggerHooks.success(.object([:]))
             }
-            try await CloudHooks.register("@File", "beforeSaveFile", url: receiver.url("/file"))
+            try await TriggerHooks.register("@File", "beforeSaveFile", url: receiver.url("/file"))
             try await TestStack.run({
-                let refused = try await CloudHooks.retry({
+                let refused = try await TriggerHooks.retry({
                     try await FilesAPI.upload("refused.txt", Data("no".utf8), contentType: "text/plain", master: true)
                 }, until: { $0.status != 201 })
                 #expect(AuthAPI.error(refused) == (130, "No such files."))
                 let kept = try await FilesAPI.upload("kept.txt", Data("yes".utf8), contentType: "text/plain", master: true)
                 #expect(kept.status == 201)
             }, thenAlways: {})
-            try await CloudHooks.remove("@File", "beforeSaveFile")
-            _ = try await CloudHooks.retry({
+            try await TriggerHooks.remove("@File", "beforeSaveFile")
+            _ = try await TriggerHooks.retry({
                 try await FilesAPI.upload("kept.txt", Data("yes".utf8), contentType: "text/plain", master: true)
             }, until: { _ in
                 let before = receiver.calls("/file").count

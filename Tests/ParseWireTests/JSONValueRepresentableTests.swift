@@ -105,3 +105,33 @@ import Testing
         #expect(CommandReply<RESTResponse>(jsonValue: try #require(JSONValue.parse(#"{"error":{"code":"x"}}"#))) == nil)
     }
 }
+
+/// The Cloud Code messages' hand-built JSON is the synthesized `Codable` form too.
+@Suite struct CloudMessageJSONTests {
+    static func same<T: Codable & Equatable & JSONValueRepresentable>(_ value: T) throws {
+        #expect(value.jsonValue == (try JSONValueRepresentableTests.foundation(value)))
+        #expect(try JSONValueRepresentableTests.decoded(T.self, value.jsonValue) == value)
+        #expect(T(jsonValue: try JSONValueRepresentableTests.foundation(value)) == value)
+    }
+
+    @Test func functionCallsAndResults() throws {
+        try Self.same(RunCloudFunction(name: "echo", params: .object(["a": .array([.number(1), .null])]),
+                                       headers: ["user-agent": "sdk"], ip: "::1"))
+        try Self.same(CloudFunctionResult(result: .string("Foo")))
+        try Self.same(CloudFunctionResult(result: .object(["x": .bool(true)])))
+    }
+
+    @Test func workerCalls() throws {
+        try Self.same(CloudWorkerCall(kind: .function, name: "echo", request: .object(["params": .object([:])])))
+        try Self.same(CloudWorkerCall(kind: .trigger, name: "beforeSave", className: "Cat", request: .object([:])))
+    }
+
+    @Test func triggerRunsAndResults() throws {
+        try Self.same(RunTrigger(key: TriggerKey(className: "Cat", triggerName: .beforeSave)))
+        try Self.same(RunTrigger(key: TriggerKey(className: "Cat", triggerName: .afterFind), object: .object(["a": .number(1)]),
+                                 original: .object([:]), query: .object(["where": .object([:])]), objects: [.object([:])],
+                                 context: .object(["c": .string("d")]), headers: ["h": "v"], ip: "1.2.3.4"))
+        try Self.same(TriggerResult())
+        try Self.same(TriggerResult(object: .object(["name": .string("Tom")]), query: nil, objects: [.null]))
+    }
+}
