@@ -65,11 +65,13 @@ extension RunTrigger: JSONValueRepresentable {
         if let query { fields["query"] = query }
         if let objects { fields["objects"] = .array(objects) }
         if let context { fields["context"] = context }
+        if let eventId { fields["eventId"] = .string(eventId) }
         return .object(fields)
     }
 
     public init?(jsonValue: JSONValue) {
         guard let key = jsonValue["key"].flatMap(TriggerKey.init(jsonValue:)),
+              case .some(let eventId) = jsonValue.optionalString("eventId"),
               let headers = jsonValue["headers"]?.stringDictionary, let ip = jsonValue["ip"]?.stringValue else { return nil }
         var objects: [JSONValue]?
         switch jsonValue["objects"] {
@@ -79,7 +81,7 @@ extension RunTrigger: JSONValueRepresentable {
         }
         self.init(key: key, object: jsonValue.present("object"), original: jsonValue.present("original"),
                   query: jsonValue.present("query"), objects: objects, context: jsonValue.present("context"),
-                  headers: headers, ip: ip)
+                  headers: headers, ip: ip, eventId: eventId)
     }
 }
 

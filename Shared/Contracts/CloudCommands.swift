@@ -93,9 +93,13 @@ public struct RunTrigger: Codable, Sendable, Equatable {
     public var context: JSONValue?
     public var headers: [String: String]
     public var ip: String
+    /// after* triggers: the id of the outbox row that carries the call, the same on every delivery of it, so a target
+    /// that must act once can drop a repeat (delivery is at least once). nil for before* triggers.
+    public var eventId: String?
 
     public init(key: TriggerKey, object: JSONValue? = nil, original: JSONValue? = nil, query: JSONValue? = nil,
-                objects: [JSONValue]? = nil, context: JSONValue? = nil, headers: [String: String] = [:], ip: String = "") {
+                objects: [JSONValue]? = nil, context: JSONValue? = nil, headers: [String: String] = [:], ip: String = "",
+                eventId: String? = nil) {
         self.key = key
         self.object = object
         self.original = original
@@ -104,6 +108,7 @@ public struct RunTrigger: Codable, Sendable, Equatable {
         self.context = context
         self.headers = headers
         self.ip = ip
+        self.eventId = eventId
     }
 }
 

@@ -14,11 +14,17 @@ public struct RESTRequest: Codable, Sendable, Equatable {
     public var body: String?
     /// The server URL the client used (`http://host:port/parse`), for `Location` headers and file URLs.
     public var serverURL: String
+    /// What Cloud Code triggers are given about the client's request: its headers (lower-cased names, without the
+    /// master keys), its address, and the `context` it passed (`X-Parse-Cloud-Context` or the body's `context`).
+    public var headers: [String: String]?
+    public var ip: String?
+    public var context: JSONValue?
     /// Set on a write the client named with `X-Parse-Request-Id` (within `PARSE_SERVER_IDEMPOTENCY_PATHS`): the
     /// service applies it once per request id and answers a retry with the first answer.
     public var idempotent: Bool?
 
     public init(method: String, path: String, query: [String: String], body: String?, serverURL: String,
+                headers: [String: String]? = nil, ip: String? = nil, context: JSONValue? = nil,
                 idempotent: Bool? = nil) {
         self.method = method
         self.path = path
@@ -26,6 +32,9 @@ public struct RESTRequest: Codable, Sendable, Equatable {
         self.body = body
         self.serverURL = serverURL
         self.idempotent = idempotent
+        self.headers = headers
+        self.ip = ip
+        self.context = context
     }
 }
 
@@ -48,15 +57,24 @@ extension RESTRequest: JSONValueRepresentable {
         ]
         if let body { fields["body"] = .string(body) }
         if let idempotent { fields["idempotent"] = .bool(idempotent) }
+        if let headers { fields["headers"] = .strings(headers) }
+        if let ip { fields["ip"] = .string(ip) }
+        if let context { fields["context"] = context }
         return .object(fields)
     }
 
     public init?(jsonValue: JSONValue) {
         guard let method = jsonValue["method"]?.stringValue, let path = jsonValue["path"]?.stringValue,
               let query = jsonValue["query"]?.stringDictionary, let serverURL = jsonValue["serverURL"]?.stringValue,
-              case .some(let body) = jsonValue.optionalString("body") else { return nil }
-        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL,
-                  idempotent: jsonValue["idempotent"]?.boolValue)
+              case .some(let body) = jsonValue.optionalString("body"),
+              case .some(let ip) = jsonValue.optionalString("ip") else { return nil }
+        var headers: [String: String]?
+        if let value = jsonValue["headers"] {
+            guard let dictionary = value.stringDictionary else { return nil }
+            headers = dictionary
+        }
+        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL, headers: headers, ip: ip,
+                  context: jsonValue["context"], idempotent: jsonValue["idempotent"]?.boolValue)
     }
 }
 

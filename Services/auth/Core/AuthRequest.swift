@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Runtime
+import ServiceKit
 
 /// One REST call as the auth service handles it: the route split into segments, the body as a JSON object,
 /// and who is calling.
@@ -9,13 +10,17 @@ struct AuthRequest: Sendable {
     let method: String
     let segments: [String]
     let query: [String: String]
-    let bodyText: String?
+    /// The body; a beforeSave trigger may have changed it.
+    var bodyText: String?
     let identity: Identity
     let serverURL: String
     let requestId: String
     let logger: Logger
+    /// Cloud Code's triggers (nil where none run) and what they are given about the request.
+    var cloud: CloudTriggers?
+    let triggerRequest: TriggerRequestInfo
 
-    init(_ command: Command<RESTRequest>, logger: Logger = Logger(service: "auth")) {
+    init(_ command: Command<RESTRequest>, logger: Logger = Logger(service: "auth"), cloud: CloudTriggers? = nil) {
         method = command.payload.method.uppercased()
         segments = command.payload.path.split(separator: "/").map(String.init)
         query = command.payload.query
@@ -24,6 +29,13 @@ struct AuthRequest: Sendable {
         serverURL = command.payload.serverURL
         requestId = command.requestId
         self.logger = logger
+        self.cloud = cloud
+        triggerRequest = TriggerRequestInfo(command.payload)
+    }
+
+    /// The triggers registered for `className`; empty without Cloud Code, and a look-up in memory with it.
+    func triggers(of className: String) async -> Set<TriggerName> {
+        await cloud?.triggers(of: className) ?? []
     }
 
     var groups: AccessGroups { AccessGroups(identity) }

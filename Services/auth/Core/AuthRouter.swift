@@ -42,11 +42,24 @@ struct AuthRouter: Sendable {
         }
         let method = request.method
         switch (segments.first ?? "", segments.count, method) {
-        case ("users", 1, "POST"): return try await signup.handle(request)
+        case ("users", 1, "POST"):
+            return try await UserTriggers(request: request).beforeSave(original: nil, objectId: nil) { try await signup.handle($0) }
         case ("users", 1, "GET"): return try await including(try await users.find(request), for: request)
         case ("users", 2, "GET") where segments[1] == "me": return try await including(try await users.me(request), for: request)
         case ("users", 2, "GET"): return try await including(try await users.get(request, id: segments[1]), for: request)
-        case ("users", 2, "PUT"): return try await users.update(request, id: segments[1])
+        case ("users", 2, "PUT"):
+            let id = segments[1]
+            let triggers = UserTriggers(request: request)
+            guard await request.triggers(of: UserTriggers.userClass).contains(.beforeSave) else {
+                return try await users.update(request, id: id)
+            }
+            // The trigger sees the stored user only when the caller may change it; the update refuses the others.
+            let original = try await UserStore(pool: users.pool).find(id: id).flatMap { user in
+                request.groups.canWrite(user.acl) && (request.isMaster || request.groups.userId == id)
+                    ? user.json(showEmail: true) : nil
+            }
+            guard let original else { return try await users.update(request, id: id) }
+            return try await triggers.beforeSave(original: original, objectId: id) { try await users.update($0, id: id) }
         case ("users", 2, "DELETE"): return try await users.delete(request, id: segments[1])
         case ("login", 1, "GET"), ("login", 1, "POST"): return try await login.login(request)
         case ("verifyPassword", 1, "GET"), ("verifyPassword", 1, "POST"): return try await login.verifyPassword(request)

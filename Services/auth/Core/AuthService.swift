@@ -18,6 +18,7 @@ public enum AuthService {
             let settings = try AuthSettings.fromEnvironment()
             let lookup = UserLookupHandler(pool: pool)
             let routes = AuthRouter(pool: pool, settings: settings, includes: .posts(calls, users: lookup))
+            let cloud = try CloudTriggers.start(.auth, calls: calls, jobs: &jobs)
             let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
             let idempotency = try IdempotencySettings.fromEnvironment()
             let serviceLogger = Logger(service: "auth", level: try ServiceConfiguration.fromEnvironment(.auth).logLevel)
@@ -26,7 +27,7 @@ public enum AuthService {
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 try await once.handle(command) {
                     do {
-                        return try await routes.handle(AuthRequest(command, logger: logger))
+                        return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud))
                     } catch let error as PostgresError where !error.isConnectionFailure {
                         // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
                         guard let answer = error.queryError else { throw error }

@@ -13,9 +13,14 @@ struct LoginHandler: Sendable {
     func login(_ request: AuthRequest) async throws -> RESTResponse {
         let user = try await authenticate(request)
         try await checkPasswordAge(user)
+        let triggers = UserTriggers(request: request)
+        try await triggers.beforeLogin(user.json(showEmail: true))
+        let names = await request.triggers(of: UserTriggers.userClass)
         let sessions = self.sessions
         let session = try await pool.transaction { connection in
-            try await sessions.create(userId: user.id, action: "login", authProvider: "password", on: connection)
+            let session = try await sessions.create(userId: user.id, action: "login", authProvider: "password", on: connection)
+            try await triggers.afterLogin(user.json(showEmail: true), userId: user.id, names: names, on: connection)
+            return session
         }
         return AuthResponses.ok(user.json(showEmail: true, sessionToken: session.token))
     }

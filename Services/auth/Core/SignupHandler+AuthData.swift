@@ -24,7 +24,8 @@ extension SignupHandler {
 
         let generated = changes.username == nil
         let username = changes.username ?? ObjectId.make(length: 25)
-        let (id, now, session) = try await create(changes, username: username, authData: authData, logger: request.logger)
+        let (id, now, session) = try await create(changes, username: username, authData: authData, logger: request.logger,
+                                                  afterSave: await UserTriggers(request: request).afterSave())
         var answer: [String: JSONValue] = ["objectId": .string(id), "createdAt": AuthResponses.date(now)]
         if let session { answer["sessionToken"] = .string(session.token) }
         if generated { answer["username"] = .string(username) }

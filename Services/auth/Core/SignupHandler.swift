@@ -19,7 +19,8 @@ struct SignupHandler: Sendable {
         guard let username = changes.username, changes.password != nil else {
             throw ParseError(.usernameMissing, "bad or missing username")
         }
-        let (id, now, session) = try await create(changes, username: username, authData: nil, logger: request.logger)
+        let (id, now, session) = try await create(changes, username: username, authData: nil, logger: request.logger,
+                                                  afterSave: await UserTriggers(request: request).afterSave())
         var answer: [String: JSONValue] = ["objectId": .string(id), "createdAt": AuthResponses.date(now)]
         if let session { answer["sessionToken"] = .string(session.token) }
         return AuthResponses.created(answer, location: "\(request.serverURL)/users/\(id)")
@@ -28,7 +29,8 @@ struct SignupHandler: Sendable {
     /// Stores a new user (and its provider ids), writes `user.signed-up` and opens its first session. A session
     /// opened through a provider says `login` with that provider, as parse-server's does. With `verifyUserEmails`
     /// an address gets a verification mail, and with `preventLoginWithUnverifiedEmail` too there is no session.
-    func create(_ changes: UserChanges, username: String, authData: AuthData?, logger: Logger) async throws
+    func create(_ changes: UserChanges, username: String, authData: AuthData?, logger: Logger,
+                afterSave: UserAfterSave? = nil) async throws
         -> (id: String, createdAt: Date, session: SessionStore.NewSession?) {
         let users = UserStore(pool: pool)
         // Checked before hashing so a taken name costs no bcrypt round; the unique indexes settle races.
@@ -63,6 +65,8 @@ struct SignupHandler: Sendable {
                           verifyExpiresAt, now])
                 if let authData { try await identities.apply(authData, userId: id, on: connection) }
                 try await AuthEvents.userSignedUp(id, username: username, at: now, on: connection)
+                try await afterSave?.enqueue(UserAfterSave.created(changes, id: id, username: username, at: now),
+                                             original: nil, on: connection)
                 guard opensSession else { return nil }
                 return try await sessions.create(userId: id, action: authData == nil ? "signup" : "login",
                                                  authProvider: authData?.providerNames ?? "password", on: connection)

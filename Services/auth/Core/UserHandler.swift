@@ -40,8 +40,13 @@ struct UserHandler: Sendable {
         guard let token = request.identity.sessionToken else { return AuthResponses.empty }
         let digest = SessionTokenDigest.digest(of: token)
         let sessions = self.sessions
+        let triggers = UserTriggers(request: request)
+        let names = await request.triggers(of: UserTriggers.sessionClass)
         _ = try await pool.transaction { connection in
-            try await sessions.revoke(where: "token_digest = $1", [digest], reason: "logout", on: connection)
+            let ended = try await sessions.revoke(where: "token_digest = $1", [digest], reason: "logout", on: connection)
+            for id in ended {
+                try await triggers.afterLogout(sessionId: id, userId: request.identity.userId, names: names, on: connection)
+            }
         }
         return AuthResponses.empty
     }
@@ -88,6 +93,8 @@ struct UserHandler: Sendable {
         let verifyExpiresAt = verification == nil ? nil
             : settings.email.emailVerifyTokenValidityDuration.map { now.addingTimeInterval($0) }
         let stampsPassword = settings.passwordPolicy?.maxPasswordAge != nil
+        let afterSave = await UserTriggers(request: request).afterSave()
+        let original = user.json(showEmail: true)
         let newSession: SessionStore.NewSession?
         do {
             newSession = try await pool.transaction { connection in
@@ -116,6 +123,8 @@ struct UserHandler: Sendable {
                 if fieldsExpression != "fields" { assignments.append("fields = \(fieldsExpression)") }
                 _ = try await connection.query("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = $1", sql.values)
                 if let authData = finalChanges.authData { try await identities.apply(authData, userId: id, on: connection) }
+                try await afterSave?.enqueue(UserAfterSave.updated(original, finalChanges, at: now), original: original,
+                                             on: connection)
                 guard hash != nil else { return nil }
                 // parse-server's revokeSessionOnPasswordReset: a new password ends every session of the user;
                 // the caller gets a fresh one in the answer.

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Messaging
 import ParseWire
+import ServiceKit
 import Storage
 
 /// The files service's answers to the gateway's file commands, with parse-server's checks in its order:
@@ -9,6 +10,7 @@ import Storage
 struct FileCommandHandler: Sendable {
     let store: FileStore
     let policy: FileUploadPolicy
+    var cloud: CloudTriggers? = nil
 
     func create(_ command: RawCommand) async throws -> RawMessage {
         guard let request = FileCreateRequest(headers: command.headers) else { throw Self.malformed(command) }
@@ -31,7 +33,11 @@ struct FileCommandHandler: Sendable {
         let contentType = MimeTypes.resolve(header: header, name: named, head: Array(command.body.prefix(48)))
         let upload = FileStore.NewUpload(name: FileNaming.storedName(named, preserve: policy.preserveFileName),
                                          contentType: contentType, metadata: request.metadata, tags: request.tags)
-        let state = try await store.create(upload, firstPart: command.body, isComplete: request.isComplete)
+        let triggers = await FileTriggers.registered(cloud, identity: command.identity, requestId: command.requestId)
+        try await triggers?.beforeSave(FileTriggers.file(name: named, contentType: contentType,
+                                                         size: request.isComplete ? command.body.count : nil,
+                                                         metadata: request.metadata, tags: request.tags))
+        let state = try await store.create(upload, firstPart: command.body, isComplete: request.isComplete, triggers: triggers)
         return RawMessage(headers: state.headers)
     }
 
@@ -43,7 +49,9 @@ struct FileCommandHandler: Sendable {
     }
 
     func commit(_ command: Command<FileCommitRequest>) async throws -> FileUploadState {
-        try await store.commit(command.payload)
+        try await store.commit(command.payload,
+                               triggers: await FileTriggers.registered(cloud, identity: command.identity,
+                                                                       requestId: command.requestId))
     }
 
     func abort(_ command: Command<FileUploadReference>) async throws -> Empty {
@@ -82,7 +90,11 @@ struct FileCommandHandler: Sendable {
 
     func delete(_ command: Command<FileNameReference>) async throws -> Empty {
         guard command.identity.isMaster else { throw ParseError(.operationForbidden, "unauthorized: master key is required") }
-        guard try await store.delete(command.payload.name) else {
+        let triggers = await FileTriggers.registered(cloud, identity: command.identity, requestId: command.requestId)
+        if let triggers, let info = try await store.info(command.payload.name) {
+            try await triggers.beforeDelete(FileTriggers.file(name: info.name, contentType: info.contentType, size: info.size))
+        }
+        guard try await store.delete(command.payload.name, triggers: triggers) else {
             throw ParseError(.fileDeleteError, "Could not delete file.")
         }
         return Empty()

@@ -18,7 +18,8 @@ struct FileStore: Sendable {
     }
 
     /// Starts an upload with its first part; stores it at once when `isComplete`.
-    func create(_ upload: NewUpload, firstPart: [UInt8], isComplete: Bool) async throws -> FileUploadState {
+    func create(_ upload: NewUpload, firstPart: [UInt8], isComplete: Bool,
+                triggers: FileTriggers? = nil) async throws -> FileUploadState {
         let uploadId = UUID()
         try await removeAbandonedUploads()
         return try await pool.transaction { connection in
@@ -35,7 +36,7 @@ struct FileStore: Sendable {
             }
             var state = FileUploadState(uploadId: uploadId.postgresText, name: upload.name,
                                         contentType: upload.contentType, size: firstPart.count, isStored: false)
-            if isComplete { state = try await commit(state, on: connection) }
+            if isComplete { state = try await commit(state, triggers: triggers, on: connection) }
             return state
         }
     }
@@ -81,7 +82,7 @@ struct FileStore: Sendable {
 
     /// Makes an upload whose parts are all stored visible, once they are checked to cover `0 ..< size` exactly.
     /// A commit delivered again after it succeeded answers as before.
-    func commit(_ request: FileCommitRequest) async throws -> FileUploadState {
+    func commit(_ request: FileCommitRequest, triggers: FileTriggers? = nil) async throws -> FileUploadState {
         guard UUID(uuidString: request.uploadId) != nil else { throw Self.couldNotStorePart }
         return try await pool.transaction { connection in
             let pending = try await connection.query("""
@@ -107,13 +108,14 @@ struct FileStore: Sendable {
             _ = try await connection.query("UPDATE file_uploads SET size = $2 WHERE upload_id = $1::uuid",
                                            [request.uploadId, request.size])
             return try await commit(FileUploadState(uploadId: request.uploadId, name: name, contentType: type,
-                                                    size: request.size, isStored: false), on: connection)
+                                                    size: request.size, isStored: false), triggers: triggers, on: connection)
         }
     }
 
     /// Makes the upload visible under its name, replacing a file of the same name (only possible when names are
     /// preserved), and records `file.stored`.
-    private func commit(_ state: FileUploadState, on connection: PostgresConnection) async throws -> FileUploadState {
+    private func commit(_ state: FileUploadState, triggers: FileTriggers?,
+                        on connection: PostgresConnection) async throws -> FileUploadState {
         let replaced = try await connection.query(
             "DELETE FROM files WHERE name = $1 RETURNING upload_id::text, size, content_type", [state.name])
         for row in replaced.rows {
@@ -127,8 +129,9 @@ struct FileStore: Sendable {
             INSERT INTO files (name, upload_id, content_type, size, metadata, tags)
             SELECT name, upload_id, content_type, size, metadata, tags FROM finished
             """, [state.uploadId])
-        try await FileEvents.stored(FileEvent(name: state.name, size: state.size, contentType: state.contentType),
-                                    on: connection)
+        let file = FileEvent(name: state.name, size: state.size, contentType: state.contentType)
+        try await FileEvents.stored(file, on: connection)
+        try await triggers?.saved(file, on: connection)
         var stored = state
         stored.isStored = true
         return stored
@@ -199,14 +202,15 @@ struct FileStore: Sendable {
     }
 
     /// Removes a stored file; false when there is none.
-    func delete(_ name: String) async throws -> Bool {
+    func delete(_ name: String, triggers: FileTriggers? = nil) async throws -> Bool {
         try await pool.transaction { connection in
             let removed = try await connection.query(
                 "DELETE FROM files WHERE name = $1 RETURNING upload_id::text, size, content_type", [name])
             guard let row = removed.first else { return false }
             _ = try await connection.query("DELETE FROM file_parts WHERE upload_id = $1::uuid", [row["upload_id"]])
-            try await FileEvents.deleted(FileEvent(name: name, size: row.int("size") ?? 0,
-                                                   contentType: row["content_type"] ?? ""), on: connection)
+            let file = FileEvent(name: name, size: row.int("size") ?? 0, contentType: row["content_type"] ?? "")
+            try await FileEvents.deleted(file, on: connection)
+            try await triggers?.deleted(file, on: connection)
             return true
         }
     }

@@ -10,10 +10,11 @@ public enum FilesService {
     public static let definition = ServiceDefinition(
         name: .files,
         migrations: [OutboxMigration.migration, FilesMigrations.tables],
-        registerCommands: { router, pool, _, _ in
+        registerCommands: { router, pool, calls, jobs in
             // Guessing at who may upload is worse than not starting: a malformed policy stops the service.
             let policy = try FileUploadPolicy.fromEnvironment()
-            let handler = FileCommandHandler(store: FileStore(pool: pool), policy: policy)
+            let cloud = try CloudTriggers.start(.files, calls: calls, jobs: &jobs)
+            let handler = FileCommandHandler(store: FileStore(pool: pool), policy: policy, cloud: cloud)
             router.registerRaw(FileCommands.create) { command, _ in try await handler.create(command) }
             router.registerRaw(FileCommands.append) { command, _ in try await handler.append(command) }
             router.register(FileCommands.commit, FileCommitRequest.self) { command, _ in try await handler.commit(command) }

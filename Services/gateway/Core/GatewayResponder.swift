@@ -138,9 +138,16 @@ struct GatewayResponder: HTTPResponder {
             return await CloudForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .send(call, request: request, body: body.payload, requestId: requestId, identity: identity)
         }
+        let details: CloudRequestDetails
+        do {
+            details = try CloudRequestDetails(request, bodyContext: body.context)
+        } catch {
+            return ParseResponses.error(error)
+        }
         let rest = RESTRequest(method: method, path: path,
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
                                body: body.payload, serverURL: serverURL(for: request),
+                               headers: details.headers, ip: request.remoteAddress, context: details.context,
                                idempotent: idempotent(request, method: method, path: path) ? true : nil)
         do {
             // Reads may share a message batch; writes travel alone (a crash re-runs a whole batch).

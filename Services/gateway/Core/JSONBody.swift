@@ -12,14 +12,20 @@ struct JSONBody {
     var envelope: [String: String] = [:]
     /// The body without the envelope, re-encoded; nil for an empty body.
     var payload: String?
+    /// The JavaScript SDK's `_context` (an object, or its JSON text), for Cloud Code triggers.
+    var context: JSONValue?
 
     /// Throws `{"code":107,"error":"Invalid JSON"}` for a body that is not a JSON object.
     init(_ bytes: [UInt8]) throws(ParseError) {
         guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return }
         guard let fields = JSONValue.parse(bytes)?.objectValue else { throw ParseError(.invalidJSON, "Invalid JSON") }
         var rest = fields
+        if let value = rest["_context"], value.stringValue == nil { context = rest.removeValue(forKey: "_context") }
         for key in Self.envelopeFields {
-            if case .string(let value)? = rest.removeValue(forKey: key) { envelope[key] = value }
+            if case .string(let value)? = rest.removeValue(forKey: key) {
+                envelope[key] = value
+                if key == "_context" { context = .string(value) }
+            }
         }
         payload = rest.count == fields.count ? String(decoding: bytes, as: UTF8.self) : JSONValue.object(rest).compactText
     }

@@ -49,6 +49,7 @@ struct ObjectWriter {
         try await applyRelations(plan, className: className, objectId: objectId)
         let stored = inserted.first.map { context.codec.object($0, schema) } ?? [:]
         try await ObjectEvents.add(.created, className: className, objectId: objectId, object: stored, on: connection)
+        try await context.triggers(of: className)?.after(.afterSave, object: stored, on: connection)
         var response = echoed
         response["objectId"] = .string(objectId)
         response["createdAt"] = .string(ParseDate.string(from: createdAt))
@@ -106,8 +107,10 @@ struct ObjectWriter {
         guard let row = result.first else { throw ParseError(.objectNotFound, "Object not found.") }
         try await applyRelations(plan, className: className, objectId: objectId)
         let stored = context.codec.object(row, schema)
+        let original = before.first.map { context.codec.object($0, schema) }
         try await ObjectEvents.add(.updated, className: className, objectId: objectId, object: stored,
-                                   original: before.first.map { context.codec.object($0, schema) }, on: connection)
+                                   original: original, on: connection)
+        try await context.triggers(of: className)?.after(.afterSave, object: stored, original: original, on: connection)
 
         var response: [String: JSONValue] = ["updatedAt": .string(ParseDate.string(from: updatedAt))]
         for (name, change) in plan.changes where WritePlan.isEchoed(change) {
@@ -137,8 +140,9 @@ struct ObjectWriter {
             _ = try await connection.query(
                 "DELETE FROM \(Names.joinTable(field: name, className: className)) WHERE \"owningId\" = $1", [objectId])
         }
-        try await ObjectEvents.add(.deleted, className: className, objectId: objectId, object: context.codec.object(row, schema),
-                                   on: connection)
+        let deleted = context.codec.object(row, schema)
+        try await ObjectEvents.add(.deleted, className: className, objectId: objectId, object: deleted, on: connection)
+        try await context.triggers(of: className)?.after(.afterDelete, object: deleted, on: connection)
     }
 
     /// Adds the fields the write introduces, checking `addField` when the class already exists.

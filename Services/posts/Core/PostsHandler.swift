@@ -3,6 +3,7 @@ import Foundation
 import ParseWire
 import Query
 import Runtime
+import ServiceKit
 import Storage
 
 /// Parse's object routes below the mount (`classes/...`, `batch`, `schemas/...`, `purge/...`), with
@@ -100,32 +101,61 @@ struct PostsHandler: Sendable {
         }
         switch (request.method, objectId) {
         case ("GET", nil):
-            let options = try QueryOptions(find: QueryOptions.merge(query: request.query, body: request.body))
+            var merged = try QueryOptions.merge(query: request.query, body: request.body)
+            let triggers = await context.triggers(of: className)
+            if let triggers, triggers.has(.beforeFind) { merged = try await triggers.beforeFind(merged) }
+            let options = try QueryOptions(find: merged)
             var reader = ObjectReader(context: context, connection: connection)
             reader.mayCreateIndexes = !inTransaction
             if options.explain { return Self.json(200, .object(["results": try await reader.explain(className, options: options)])) }
             let found = try await reader.find(className, options: options)
-            var body: [String: JSONValue] = ["results": .array(found.results)]
+            var results = found.results
+            if let triggers, triggers.has(.afterFind) { results = try await triggers.afterFind(results) }
+            var body: [String: JSONValue] = ["results": .array(results)]
             if let count = found.count { body["count"] = .number(Double(count)) }
             return Self.json(200, .object(body))
         case ("GET", let id?):
             let options = try QueryOptions(get: QueryOptions.merge(query: request.query, body: request.body))
             let object = try await ObjectReader(context: context, connection: connection).get(className, objectId: id, options: options)
+            if let triggers = await context.triggers(of: className), triggers.has(.afterFind) {
+                // parse-server runs afterFind for a get too; an answer without the object is a 101.
+                guard let first = try await triggers.afterFind([.object(object)]).first?.objectValue else {
+                    throw ParseError(.objectNotFound, "Object not found.")
+                }
+                return Self.json(200, .object(first))
+            }
             return Self.json(200, .object(object))
         case ("POST", nil):
-            let body = try RequestBody.object(request.body)
-            let created = try await write(on: connection, inTransaction) { connection in
-                try await ObjectWriter(context: context, connection: connection).create(className, body: body)
+            var body = try RequestBody.object(request.body)
+            var changed: [String] = []
+            if let triggers = await context.triggers(of: className), triggers.has(.beforeSave) {
+                (body, changed) = try await triggers.beforeSave(body, objectId: nil, original: nil)
             }
-            return Self.json(201, .object(created.body),
+            let changes = body
+            let created = try await write(on: connection, inTransaction) { connection in
+                try await ObjectWriter(context: context, connection: connection).create(className, body: changes)
+            }
+            return Self.json(201, .object(BeforeSaveMerge.answer(created.body, changed: changed, changes: changes)),
                              headers: ["Location": "\(request.serverURL)/classes/\(className)/\(created.objectId)"])
         case ("PUT", let id?):
-            let body = try RequestBody.object(request.body)
-            let answer = try await write(on: connection, inTransaction) { connection in
-                try await ObjectWriter(context: context, connection: connection).update(className, objectId: id, body: body)
+            var body = try RequestBody.object(request.body)
+            var changed: [String] = []
+            if let triggers = await context.triggers(of: className), triggers.has(.beforeSave) {
+                let original = try await ObjectReader(context: context, connection: connection)
+                    .get(className, objectId: id, options: QueryOptions(get: [:]))
+                (body, changed) = try await triggers.beforeSave(body, objectId: id, original: original)
             }
-            return Self.json(200, .object(answer))
+            let changes = body
+            let answer = try await write(on: connection, inTransaction) { connection in
+                try await ObjectWriter(context: context, connection: connection).update(className, objectId: id, body: changes)
+            }
+            return Self.json(200, .object(BeforeSaveMerge.answer(answer, changed: changed, changes: changes)))
         case ("DELETE", let id?):
+            if let triggers = await context.triggers(of: className), triggers.has(.beforeDelete) {
+                let object = try await ObjectReader(context: context, connection: connection)
+                    .get(className, objectId: id, options: QueryOptions(get: [:]))
+                try await triggers.beforeDelete(object)
+            }
             try await write(on: connection, inTransaction) { connection in
                 try await ObjectWriter(context: context, connection: connection).delete(className, objectId: id)
             }

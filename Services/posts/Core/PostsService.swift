@@ -32,10 +32,12 @@ public enum PostsService {
             let serviceLogger = Logger(service: "posts", level: service.logLevel)
             let once = IdempotentRequests(pool: pool, settings: idempotency, logger: serviceLogger)
             jobs.append(IdempotencyCleanup(pool: pool, settings: idempotency, logger: serviceLogger).job)
+            let cloud = try CloudTriggers.start(.posts, calls: calls, jobs: &jobs)
             router.register(RESTRequest.type, RESTRequest.self) { command, logger in
                 let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                              configuration: configuration, requestId: command.requestId,
-                                             users: users)
+                                             users: users, cloud: cloud,
+                                             triggerRequest: TriggerRequestInfo(command.payload))
                 let handler = PostsHandler(context: context)
                 return try await once.handle(command) {
                     try await pool.withConnection { connection in

@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import ServiceKit
 
 /// What every handler needs about the call: who makes it, where the client reached us, the settings.
 struct RequestContext: Sendable {
@@ -9,6 +10,9 @@ struct RequestContext: Sendable {
     var requestId: String
     /// Where `include` finds `_User` objects; nil leaves `_User` pointers unexpanded.
     var users: UserDirectory? = nil
+    /// Cloud Code's triggers; nil where none can run (tools, tests).
+    var cloud: CloudTriggers? = nil
+    var triggerRequest = TriggerRequestInfo()
 
     /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
     var codec: ValueCodec {

@@ -1,0 +1,69 @@
+import Contracts
+import Foundation
+import Messaging
+import ParseWire
+import Runtime
+import Storage
+
+/// A writing service's hook points into Cloud Code: before* triggers are asked over request/reply before the write
+/// commits; after* triggers are written to the outbox in the write's transaction and relayed after commit. Both
+/// first look the class up in the registry, so a class without triggers costs neither a call nor a statement.
+public struct CloudTriggers: Sendable {
+    public let service: ServiceName
+    public let registry: TriggerRegistry
+    let runner: any CloudTriggerRunner
+
+    public init(service: ServiceName, registry: TriggerRegistry, runner: any CloudTriggerRunner) {
+        self.service = service
+        self.registry = registry
+        self.runner = runner
+    }
+
+    /// The registry and client for a service, and the background jobs that keep the list current and deliver the
+    /// after* triggers.
+    public static func start(_ service: ServiceName, calls: RPCClient, jobs: inout [BackgroundJob],
+                             environment: Environment = Environment()) throws -> CloudTriggers {
+        let configuration = try ServiceConfiguration.fromEnvironment(service, environment)
+        let logger = Logger(service: service.rawValue, level: configuration.logLevel)
+        let runner = CloudTriggerClient(calls: calls)
+        let registry = TriggerRegistry(runner: runner, logger: logger)
+        let listener = HooksChangedListener(service: service, url: configuration.amqpURL,
+                                            exchange: configuration.eventExchange, registry: registry, logger: logger)
+        let dispatcher = AfterTriggerDispatcher(
+            service: service, url: configuration.amqpURL, exchange: configuration.eventExchange, runner: runner,
+            maxAttempts: try environment.int("PARSE_AFTER_TRIGGER_ATTEMPTS", default: 10, in: 1...100), logger: logger)
+        jobs.append(BackgroundJob(name: "cloud trigger registrations") {
+            listener.start()
+            await registry.maintain { listener.isConnected }
+            await listener.stop()
+        })
+        jobs.append(BackgroundJob(name: "after triggers") {
+            dispatcher.start()
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(200)) }
+            await dispatcher.stop()
+        })
+        return CloudTriggers(service: service, registry: registry, runner: runner)
+    }
+
+    public func triggers(of className: String) async -> Set<TriggerName> {
+        await registry.triggers(of: className)
+    }
+
+    /// Runs a before* trigger within the request's remaining time. A refusal is thrown as the client's error.
+    public func run(_ trigger: RunTrigger, requestId: String, identity: Identity) async throws -> TriggerResult {
+        let remaining = Deadline.current?.remaining ?? Self.defaultTimeout
+        // The service stops the request at its deadline; the trigger has to answer a little before that.
+        let timeout = remaining - Self.margin
+        guard timeout > .zero else { throw TriggerFailure.noTimeLeft(trigger.key) }
+        return try await runner.run(trigger, requestId: requestId, identity: identity, timeout: timeout)
+    }
+
+    /// Adds an after* trigger call to the outbox, inside the caller's transaction.
+    public func enqueue(_ trigger: RunTrigger, requestId: String, identity: Identity,
+                        on connection: PostgresConnection) async throws {
+        try await TriggerOutbox.add(trigger, service: service, requestId: requestId, identity: identity, on: connection)
+    }
+
+    static let defaultTimeout = Duration.seconds(10)
+    static let margin = Duration.milliseconds(100)
+}

@@ -1,0 +1,112 @@
+import Contracts
+import Runtime
+import Synchronization
+
+/// Which triggers are registered, as Cloud Code last said (`cloud.triggers.list.v1`), so a write to a class
+/// without triggers costs no call at all: `triggers(of:)` reads memory and never waits while the list is current.
+///
+/// A `hooks.changed` event marks the list stale; the next look-up then waits for one reload (shared by every
+/// caller) and falls back to the stale list if Cloud Code does not answer. Until a first list has ever been loaded
+/// (Cloud Code not deployed, or not reachable since this process started) every class counts as having no
+/// triggers, and `maintain` keeps asking in the background (docs/cloud-code.md, "Triggers").
+public final class TriggerRegistry: Sendable {
+    struct State {
+        var byClass: [String: Set<TriggerName>]?
+        /// A change was announced: look-ups wait for the next list.
+        var stale = false
+        /// The last load failed: look-ups use the list they have while `maintain` tries again.
+        var retrying = false
+        var reload: Task<[String: Set<TriggerName>]?, Never>?
+        var failures = 0
+    }
+
+    private let runner: any CloudTriggerRunner
+    private let logger: Logger
+    private let loadTimeout: Duration
+    private let state = Mutex(State())
+
+    public init(runner: any CloudTriggerRunner, logger: Logger, loadTimeout: Duration = .seconds(2)) {
+        self.runner = runner
+        self.logger = logger
+        self.loadTimeout = loadTimeout
+    }
+
+    /// The triggers registered for `className`; empty for most classes.
+    public func triggers(of className: String) async -> Set<TriggerName> {
+        let (current, stale) = state.withLock { ($0.byClass, $0.stale) }
+        guard stale, current != nil else { return current?[className] ?? [] }
+        let reloaded = await reload()
+        return (reloaded ?? current)?[className] ?? []
+    }
+
+    public func has(_ name: TriggerName, on className: String) async -> Bool {
+        await triggers(of: className).contains(name)
+    }
+
+    /// Whether a list has been loaded since the process started.
+    public var isLoaded: Bool { state.withLock { $0.byClass != nil } }
+
+    /// Registrations changed (or may have: the change notifications were interrupted).
+    public func invalidate() {
+        state.withLock { $0.stale = true }
+    }
+
+    /// Loads the list once, sharing a load already under way; nil when Cloud Code did not answer.
+    @discardableResult
+    public func reload() async -> [String: Set<TriggerName>]? {
+        let task = state.withLock { state -> Task<[String: Set<TriggerName>]?, Never> in
+            if let running = state.reload { return running }
+            // Cleared before the load starts, so a change announced while it runs marks the new list stale again.
+            state.stale = false
+            state.retrying = false
+            let task = Task { await self.load() }
+            state.reload = task
+            return task
+        }
+        return await task.value
+    }
+
+    private func load() async -> [String: Set<TriggerName>]? {
+        do {
+            let keys = try await runner.listTriggers(timeout: loadTimeout)
+            let byClass = Dictionary(grouping: keys, by: \.className).mapValues { Set($0.map(\.triggerName)) }
+            state.withLock {
+                $0.byClass = byClass
+                $0.reload = nil
+                $0.failures = 0
+            }
+            return byClass
+        } catch {
+            let failures = state.withLock { state in
+                state.reload = nil
+                state.retrying = true
+                state.failures += 1
+                return state.failures
+            }
+            if failures == 1 || failures % 30 == 0 {
+                logger.warning("cannot load the Cloud Code trigger registrations; retrying", ["error": "\(error)"])
+            }
+            return nil
+        }
+    }
+
+    /// Keeps the list loaded: a first load with retries, then a reload whenever it goes stale. Also stale whenever
+    /// the change notifications were interrupted (`listening` false then true), since one may have been missed.
+    public func maintain(listening: @Sendable () -> Bool) async {
+        var wasListening = false
+        while !Task.isCancelled {
+            let listeningNow = listening()
+            if listeningNow && !wasListening { invalidate() }
+            wasListening = listeningNow
+            let due = state.withLock { $0.byClass == nil || $0.stale || $0.retrying }
+            if due, await reload() == nil {
+                let failures = state.withLock { $0.failures }
+                // Each unanswered list request expires into `cloud.dead`, so a stack without Cloud Code is asked
+                // rarely; a registration made meanwhile announces itself with `hooks.changed`.
+                try? await Task.sleep(for: .milliseconds(min(100 * (1 << min(failures, 9)), 30_000)))
+                continue
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
