@@ -8,6 +8,7 @@ enum ServiceRoute {
         if first == "classes", parts.count > 1, ["_User", "_Session", "_Role"].contains(parts[1]) {
             return .auth
         }
+        if first == "aggregate", parts.count == 2, parts[1] == "_User" { return .auth }
         switch first {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
