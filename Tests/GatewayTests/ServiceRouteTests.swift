@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: ["classes/_User", "classes/_User/abc", "classes/_Session", "classes/_Role/r1", "users",
                       "users/me", "users/abc", "login", "logout", "sessions", "sessions/me", "roles", "roles/r1",
                       "requestPasswordReset", "verifyPassword", "upgradeToRevocableSession",
-                      "verificationEmailRequest", "loginAs"])
+                      "verificationEmailRequest", "loginAs", "aggregate/_User"])
     func accountRoutesGoToAuth(path: String) {
         #expect(ServiceRoute.owner(of: path) == .auth)
     }

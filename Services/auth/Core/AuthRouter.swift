@@ -14,6 +14,7 @@ struct AuthRouter: Sendable {
     let emails: EmailRequestsHandler
     let pages: PublicPagesHandler
     let includes: PointerIncludes
+    let aggregates: UserAggregateHandler
 
     init(pool: PostgresPool, settings: AuthSettings, includes: PointerIncludes) {
         self.includes = includes
@@ -27,6 +28,7 @@ struct AuthRouter: Sendable {
         account = AccountRequestsHandler(pool: pool, sessions: store)
         emails = EmailRequestsHandler(pool: pool, settings: settings, mailer: mailer)
         pages = PublicPagesHandler(pool: pool, settings: settings, sessions: store)
+        aggregates = UserAggregateHandler(pool: pool)
     }
 
     func handle(_ request: AuthRequest) async throws -> RESTResponse {
@@ -78,6 +80,7 @@ struct AuthRouter: Sendable {
         case ("requestPasswordReset", 1, "POST"): return try await emails.requestPasswordReset(request)
         case ("verificationEmailRequest", 1, "POST"): return try await emails.verificationEmailRequest(request)
         case ("apps", _, _): return try await pages.handle(request)
+        case ("aggregate", 2, _) where segments[1] == "_User": return try await aggregates.handle(request)
         case ("loginAs", 1, "POST"): return try await account.loginAs(request)
         case ("upgradeToRevocableSession", 1, "POST"): return try await account.upgradeToRevocableSession(request)
         default:

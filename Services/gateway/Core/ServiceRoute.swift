@@ -9,6 +9,7 @@ enum ServiceRoute {
             return .auth
         }
         if first == "classes", parts.count > 1, parts[1] == "_JobStatus" { return .cloud }
+        if first == "aggregate", parts.count == 2, parts[1] == "_User" { return .auth }
         switch first {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":

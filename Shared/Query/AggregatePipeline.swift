@@ -1,16 +1,20 @@
 import ParseWire
-import Query
 import Storage
 
 /// An aggregate pipeline as one parameterised SQL statement: each stage is a `SELECT` over the one before (kept in
 /// the same `SELECT` where SQL's own clause order means the same thing: a `$sort`, `$skip` or `$limit` after a
 /// `$group` is that group's `ORDER BY`, `OFFSET`, `LIMIT`). Leading `$match` stages are the class query's `WHERE`,
-/// translated like a find's, so they use the class's indexes.
-struct AggregatePipeline {
-    struct Column { var name: String; var type: FieldType }
+/// translated like a find's, so they use the class's indexes. The first `SELECT` is over a table aliased `t0`, with
+/// each field an expression over it, so it serves any table a `FieldMapping` describes.
+public struct AggregatePipeline {
+    public struct Column: Sendable {
+        public var name: String
+        public var type: FieldType
+        public init(name: String, type: FieldType) { self.name = name; self.type = type }
+    }
 
     /// One `SELECT`: `columns` are `expression AS "name"` over `source` (aliased `alias`).
-    struct Select {
+    public struct Select {
         var columns: [(sql: String, column: Column)]
         var source: String
         var alias: String
@@ -22,7 +26,7 @@ struct AggregatePipeline {
         var offset = 0
         var limit: Int?
 
-        var sql: String {
+        public var sql: String {
             var text = "SELECT " + columns.map { "\($0.sql) AS \(Names.quoted($0.column.name))" }.joined(separator: ", ")
             text += " FROM \(source) AS \(alias)" + joins
             if !conditions.isEmpty { text += " WHERE " + conditions.joined(separator: " AND ") }
@@ -34,31 +38,30 @@ struct AggregatePipeline {
         }
     }
 
-    static let datePartNames: [String: String] = [
+    public static let datePartNames: [String: String] = [
         "$dayOfMonth": "DAY", "$dayOfWeek": "DOW", "$dayOfYear": "DOY", "$isoDayOfWeek": "ISODOW", "$isoWeekYear": "ISOYEAR",
         "$hour": "HOUR", "$minute": "MINUTE", "$second": "SECOND", "$millisecond": "MILLISECONDS", "$month": "MONTH",
         "$week": "WEEK", "$year": "YEAR",
     ]
 
-    let schema: ClassSchema
-    let translator = WhereTranslator()
-    private(set) var current: Select
+    public let translator = WhereTranslator()
+    public private(set) var current: Select
     private var aliasCount = 0
 
-    init(schema: ClassSchema) {
-        self.schema = schema
-        var columns: [(String, Column)] = []
-        for name in ["objectId", "createdAt", "updatedAt"] + schema.fields.keys.sorted() {
-            guard let type = schema.type(of: name), type.columnType != nil else { continue }
-            columns.append(("t0.\(Names.quoted(name))", Column(name: name, type: type)))
-        }
-        current = Select(columns: columns, source: Names.table(schema.className), alias: "t0")
+    /// A pipeline over `table` (aliased `t0`) whose fields are `columns`, SQL expressions over `t0`.
+    public init(table: String, columns: [(sql: String, column: Column)]) {
+        current = Select(columns: columns, source: table, alias: "t0")
     }
 
-    var columns: [Column] { current.columns.map(\.column) }
+    public var columns: [Column] { current.columns.map(\.column) }
+
+    /// A date column as parse-server's ISO text.
+    public static func dateText(_ sql: String) -> String {
+        "to_char(\(sql) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+    }
 
     /// The stages of a pipeline in parse-server's forms: an array of one-key objects, or one object of stages.
-    static func stages(_ value: JSONValue) throws(ParseError) -> [(String, JSONValue)] {
+    public static func stages(_ value: JSONValue) throws(ParseError) -> [(String, JSONValue)] {
         var stages: [(String, JSONValue)] = []
         switch value {
         case .array(let items):
@@ -88,7 +91,7 @@ struct AggregatePipeline {
         return stages
     }
 
-    mutating func apply(_ stage: String, _ body: JSONValue, mapping: ClassFieldMapping) async throws {
+    public mutating func apply(_ stage: String, _ body: JSONValue, mapping: any FieldMapping) async throws {
         switch stage {
         case "$match": try await match(body, mapping: mapping)
         case "$group": try group(body)
@@ -135,7 +138,7 @@ struct AggregatePipeline {
         return ("\(alias).\(Names.quoted(name))", column.type)
     }
 
-    private mutating func match(_ body: JSONValue, mapping: ClassFieldMapping) async throws {
+    private mutating func match(_ body: JSONValue, mapping: any FieldMapping) async throws {
         guard var clause = body.objectValue else { throw ParseError(.invalidQuery, "$match needs an object.") }
         if let id = clause.removeValue(forKey: "_id") { clause["objectId"] = id }
         if current.alias == "t0" && current.offset == 0 && current.limit == nil {
@@ -207,7 +210,7 @@ struct AggregatePipeline {
 
     /// A value as it reads inside a `jsonb` object: dates as their ISO text.
     private static func jsonExpression(_ sql: String, _ type: FieldType) -> String {
-        type.kind == .date ? "to_jsonb(\(ValueCodec.dateText(sql)))" : "to_jsonb(\(sql))"
+        type.kind == .date ? "to_jsonb(\(dateText(sql)))" : "to_jsonb(\(sql))"
     }
 
     private func accumulator(_ value: JSONValue, _ name: String) throws(ParseError) -> String {
