@@ -15,6 +15,10 @@ extension WhereMatcher {
                 }
                 continue
             }
+            if let elements = elementValues(key, in: object) {
+                if !matchesSome(value, elements, patterns) { return false }
+                continue
+            }
             let field = lookUp(key, in: object)
             guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
                 if !equals(field, value) { return false }
@@ -23,6 +27,38 @@ extension WhereMatcher {
             for (name, operand) in fields {
                 guard let op = QueryOperator(rawValue: name), satisfies(op, operand, field, fields, patterns) else { return false }
             }
+        }
+        return true
+    }
+
+    /// For a path into the objects of an Array field (`stack.status`), the value at the rest of the path in each
+    /// element; nil for any other key.
+    static func elementValues(_ key: String, in object: [String: JSONValue]) -> [JSONValue?]? {
+        let parts = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, case .array(let items)? = object[String(parts[0])],
+              let first = parts[1].split(separator: ".", omittingEmptySubsequences: false).first,
+              !first.allSatisfy(\.isNumber) else { return nil }
+        return items.map { $0.objectValue.flatMap { lookUp(String(parts[1]), in: $0) } }
+    }
+
+    /// A constraint on the elements' values, as `WhereTranslator.arrayElementConstraint` translates it: an operator
+    /// holds if some element satisfies it, a negative one if no element satisfies its positive form.
+    private static func matchesSome(_ value: JSONValue, _ elements: [JSONValue?],
+                                    _ patterns: [String: NSRegularExpressionBox]) -> Bool {
+        guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
+            return elements.contains { equals($0, value) }
+        }
+        for (name, operand) in fields {
+            guard let op = QueryOperator(rawValue: name) else { return false }
+            let holds: Bool
+            switch op {
+            case .options: continue
+            case .notEqualTo: holds = !elements.contains { equals($0, operand) }
+            case .notContainedIn: holds = !elements.contains { satisfies(.containedIn, operand, $0, fields, patterns) }
+            case .exists where operand.boolValue == false: holds = !elements.contains { $0 != nil }
+            default: holds = elements.contains { satisfies(op, operand, $0, fields, patterns) }
+            }
+            if !holds { return false }
         }
         return true
     }

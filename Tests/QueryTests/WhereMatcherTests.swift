@@ -12,8 +12,8 @@ import Testing
 struct WhereMatcherTests {
     /// The objects as a REST read returns them.
     static let objects: [String: [String: JSONValue]] = [
-        "a": parse(#"{"objectId":"a","createdAt":"2026-01-01T00:00:00.000Z","name":"Tom","votes":3,"tags":["x","y"],"owner":{"__type":"Pointer","className":"Person","objectId":"P1"},"meta":{"size":2}}"#),
-        "b": parse(#"{"objectId":"b","createdAt":"2026-09-01T00:00:00.000Z","name":"tim","votes":10,"tags":["y"],"owner":{"__type":"Pointer","className":"Person","objectId":"P2"},"meta":{"size":5}}"#),
+        "a": parse(#"{"objectId":"a","createdAt":"2026-01-01T00:00:00.000Z","name":"Tom","votes":3,"tags":["x","y"],"owner":{"__type":"Pointer","className":"Person","objectId":"P1"},"meta":{"size":2},"stack":[{"s":"baz"},{"s":"bar"}]}"#),
+        "b": parse(#"{"objectId":"b","createdAt":"2026-09-01T00:00:00.000Z","name":"tim","votes":10,"tags":["y"],"owner":{"__type":"Pointer","className":"Person","objectId":"P2"},"meta":{"size":5},"stack":[{"s":"bar","n":4}]}"#),
         "c": parse(#"{"objectId":"c","createdAt":"2026-03-01T00:00:00.000Z"}"#),
     ]
 
@@ -42,6 +42,12 @@ struct WhereMatcherTests {
         (#"{"meta.size":{"$gt":3}}"#, ["b"]),
         (#"{"createdAt":{"$gt":{"__type":"Date","iso":"2026-02-01T00:00:00.000Z"}}}"#, ["b", "c"]),
         (#"{"name":null}"#, ["c"]),
+        (#"{"stack.s":"bar"}"#, ["a", "b"]),
+        (#"{"stack.s":{"$ne":"baz","$eq":"bar"}}"#, ["b"]),
+        (#"{"stack.s":{"$nin":["bar"]}}"#, ["c"]),
+        (#"{"stack.n":{"$gte":4}}"#, ["b"]),
+        (#"{"stack.n":{"$exists":false}}"#, ["a", "c"]),
+        (#"{"stack.s":{"$regex":"^BA","$options":"i"}}"#, ["a", "b"]),
         (#"{"missing":{"$ne":1}}"#, ["a", "b", "c"]),
         (#"{}"#, ["a", "b", "c"]),
     ]
@@ -81,13 +87,13 @@ struct WhereMatcherTests {
         try await ScratchDatabase.withPool("matcher", logger: Logger(service: "query-tests", level: .warning)) { pool in
             _ = try await pool.query("""
                 CREATE TABLE objects ("objectId" text PRIMARY KEY, "createdAt" timestamptz, name text,
-                                      votes double precision, tags jsonb, owner text, meta jsonb)
+                                      votes double precision, tags jsonb, owner text, meta jsonb, stack jsonb)
                 """)
             _ = try await pool.query("""
                 INSERT INTO objects VALUES
-                  ('a', '2026-01-01T00:00:00Z', 'Tom', 3, '["x","y"]', 'P1', '{"size":2}'),
-                  ('b', '2026-09-01T00:00:00Z', 'tim', 10, '["y"]', 'P2', '{"size":5}'),
-                  ('c', '2026-03-01T00:00:00Z', NULL, NULL, NULL, NULL, NULL)
+                  ('a', '2026-01-01T00:00:00Z', 'Tom', 3, '["x","y"]', 'P1', '{"size":2}', '[{"s":"baz"},{"s":"bar"}]'),
+                  ('b', '2026-09-01T00:00:00Z', 'tim', 10, '["y"]', 'P2', '{"size":5}', '[{"s":"bar","n":4}]'),
+                  ('c', '2026-03-01T00:00:00Z', NULL, NULL, NULL, NULL, NULL, NULL)
                 """)
             for (query, expected) in Self.cases {
                 let translator = WhereTranslator()

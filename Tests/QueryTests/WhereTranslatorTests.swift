@@ -7,7 +7,7 @@ struct TypedColumns: FieldMapping {
     var fields: [String: FieldType] = [
         "objectId": FieldType(.string), "createdAt": FieldType(.date),
         "name": FieldType(.string), "votes": FieldType(.number), "tags": FieldType(.array),
-        "owner": FieldType(.pointer, targetClass: "Person"), "meta": FieldType(.object),
+        "owner": FieldType(.pointer, targetClass: "Person"), "meta": FieldType(.object), "stack": FieldType(.array),
     ]
 
     func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
