@@ -5,7 +5,7 @@
 #   3. get-by-id throughput: GET <mount>/classes/BenchObject/<random id> at 10k and at 1M objects,
 #   4. GET <mount>/classes/BenchObject?order=-votes&limit=25 at 10k and at 1M objects.
 #   5. the floor of the path: a request the posts service refuses before any SQL.
-#   6. get-by-id at 10k objects with metrics off (PARSE_METRICS=0) and on again, the processes restarted between:
+#   6. get-by-id at 10k objects with metrics on and off (PARSE_METRICS=0), twice each, the processes restarted between:
 #      what metrics cost (BENCH_METRICS_ONLY=1 runs only this part and its pgbench baseline).
 # Prints req/s and latencies of each and their ratio to the matching pgbench figure. See bench/README.md.
 set -euo pipefail
@@ -146,32 +146,39 @@ row() {
     printf '%-44s %10.0f %9s %9s   %8s of %s\n' "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base")" "$baseline"
 }
 
-# Get-by-id with metrics on, off, then on again (the processes a get crosses restarted each time), so drift of
-# the machine during the run shows as a difference between the two "on" figures.
+# Get-by-id with metrics on and off, alternating twice (the processes a get crosses restarted each time), so
+# drift of the machine during the run shows between the runs of the same setting.
+readonly METRICS_RUNS=(on-1 off-1 on-2 off-2)
 measure_metrics_cost() {
-    local script
+    local script run
     script=$(get_script "$SMALL")
-    local processes=(gateway posts)
-    restart_with_metrics 1 "${processes[@]}"
-    measure_wrk get-metrics-on "$BASE/classes/$CLASS" "$script"
-    restart_with_metrics 0 "${processes[@]}"
-    measure_wrk get-metrics-off "$BASE/classes/$CLASS" "$script"
-    restart_with_metrics 1 "${processes[@]}"
-    measure_wrk get-metrics-on-2 "$BASE/classes/$CLASS" "$script"
+    for run in "${METRICS_RUNS[@]}"; do
+        restart_with_metrics "$([[ $run == on-* ]] && echo 1 || echo 0)" gateway posts
+        measure_wrk "get-metrics-$run" "$BASE/classes/$CLASS" "$script"
+    done
 }
 
+# The gateway's and posts' microseconds of CPU per request in one CPU line ("gateway 284, posts 315, ...").
+gateway_posts_cpu() { awk -v line="$1" 'BEGIN { n = split(line, parts, ", "); for (i = 1; i <= n; i++) {
+    split(parts[i], kv, " "); if (kv[1] == "gateway" || kv[1] == "posts") sum += kv[2] }; print sum + 0 }'; }
+
 print_metrics_cost() {
-    local on on2 off
-    read -r on _ _ <<<"${RESULTS[get-metrics-on]}"
-    read -r off _ _ <<<"${RESULTS[get-metrics-off]}"
-    read -r on2 _ _ <<<"${RESULTS[get-metrics-on-2]}"
+    local run rps on_rps=0 off_rps=0 on_cpu=0 off_cpu=0 cpu
     echo
-    row "GET <id>, $SMALL objects, metrics on" get-metrics-on pgbench-select
-    row "GET <id>, $SMALL objects, metrics off" get-metrics-off pgbench-select
-    row "GET <id>, $SMALL objects, metrics on again" get-metrics-on-2 pgbench-select
-    awk -v a="$on" -v b="$on2" -v off="$off" 'BEGIN {
-        printf "metrics cost on get-by-id: %.1f%% of req/s (mean of the two \"on\" runs against \"off\")\n", (1 - (a + b) / 2 / off) * 100 }'
-    echo "CPU per request: on ${CPU[get-metrics-on]}; off ${CPU[get-metrics-off]}; on again ${CPU[get-metrics-on-2]}"
+    for run in "${METRICS_RUNS[@]}"; do
+        row "GET <id>, $SMALL objects, metrics ${run%-*}" "get-metrics-$run" pgbench-select
+        read -r rps _ _ <<<"${RESULTS[get-metrics-$run]}"
+        cpu=$(gateway_posts_cpu "${CPU[get-metrics-$run]}")
+        if [[ $run == on-* ]]; then
+            on_rps=$(awk -v a="$on_rps" -v b="$rps" 'BEGIN { print a + b }'); on_cpu=$((on_cpu + cpu))
+        else
+            off_rps=$(awk -v a="$off_rps" -v b="$rps" 'BEGIN { print a + b }'); off_cpu=$((off_cpu + cpu))
+        fi
+        echo "  CPU per request ($run): ${CPU[get-metrics-$run]}"
+    done
+    awk -v on="$on_rps" -v off="$off_rps" -v oncpu="$on_cpu" -v offcpu="$off_cpu" 'BEGIN {
+        printf "metrics cost on get-by-id: %.1f%% of req/s, %+.1f%% of gateway+posts CPU per request (mean of the runs on against off)\n",
+            (1 - on / off) * 100, (oncpu / offcpu - 1) * 100 }'
 }
 
 main() {

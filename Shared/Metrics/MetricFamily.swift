@@ -2,7 +2,8 @@ import Synchronization
 
 /// Every child of one metric (one per set of label values), created on first use and kept. Lookups go through
 /// one of several locks chosen by the labels' hash, so threads counting different series rarely meet; a caller
-/// on a hot path with fixed labels keeps the child it got and touches only its atomics.
+/// on a hot path with fixed labels keeps the child it got and touches only its atomics. Label values must not
+/// hold U+0001, which joins them into the lookup key.
 public final class MetricFamily<Child: Sendable>: Sendable {
     public let name: String
     public let help: String
@@ -27,25 +28,43 @@ public final class MetricFamily<Child: Sendable>: Sendable {
 
     public func labels(_ values: [String]) -> Child {
         precondition(values.count == labelNames.count, "\(name) takes labels \(labelNames), got \(values)")
-        var hasher = Hasher()
-        hasher.combine(values)
-        let shard = shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
+        let key = Key(values.count == 1 ? values[0] : values.joined(separator: "\u{1}"))
+        let shard = shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))]
         return shard.children.withLock { children in
-            if let child = children[values] { return child }
+            if let entry = children[key] { return entry.child }
             let child = make()
-            children[values] = child
+            children[key] = Entry(labels: values, child: child)
             return child
         }
     }
 
+    /// The label values as one string, hashed once: it picks the shard and is the dictionary's hash too.
+    private struct Key: Hashable, Sendable {
+        let text: String
+        let hash: Int
+
+        init(_ text: String) {
+            self.text = text
+            hash = text.hashValue
+        }
+
+        static func == (left: Key, right: Key) -> Bool { left.hash == right.hash && left.text == right.text }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    private struct Entry: Sendable {
+        let labels: [String]
+        let child: Child
+    }
+
     /// A lock and the children behind it (a class: a `Mutex` cannot be copied into an array).
     private final class Shard: Sendable {
-        let children = Mutex<[[String]: Child]>([:])
+        let children = Mutex<[Key: Entry]>([:])
     }
 
     /// Every child with its label values, sorted by them (stable output, easy to compare in tests).
     func children() -> [(labels: [String], child: Child)] {
-        shards.flatMap { shard in shard.children.withLock { children in children.map { ($0.key, $0.value) } } }
+        shards.flatMap { shard in shard.children.withLock { children in children.values.map { ($0.labels, $0.child) } } }
             .sorted { $0.labels.lexicographicallyPrecedes($1.labels) }
     }
 }
