@@ -99,12 +99,6 @@ LUA
     echo "$WORK_DIR/$1.lua"
 }
 
-row() {
-    local label=$1 name=$2 baseline=$3 rps p50 p99 base
-    read -r rps p50 p99 <<<"${RESULTS[$name]}"
-    read -r base _ _ <<<"${RESULTS[$baseline]}"
-    printf '%-52s %10.0f %9s %9s   %8s of %s\n' "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base")" "$baseline"
-}
 
 main() {
     command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
@@ -131,12 +125,12 @@ main() {
     echo "$(nproc) cores shared by the load generator, the services, RabbitMQ, PostgreSQL, the worker and the receiver. Load before: $LOAD_BEFORE"
     echo
     printf '%-52s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
-    row "GET /classes/BenchCloud/<id> (baseline)" get get
-    row "POST /functions/echo, Swift worker" echo-worker get
-    row "POST /functions/$HOOK_NAME, webhook (Python)" echo-webhook get
-    row "GET /classes/BenchCloud/<id> again" get-2 get
-    row "POST /classes/BenchPlain (no trigger)" write-plain write-plain
-    row "POST /classes/CloudTriggerCat (beforeSave)" write-trigger write-plain
+    ratio_row "GET /classes/BenchCloud/<id> (baseline)" get get
+    ratio_row "POST /functions/echo, Swift worker" echo-worker get
+    ratio_row "POST /functions/$HOOK_NAME, webhook (Python)" echo-webhook get
+    ratio_row "GET /classes/BenchCloud/<id> again" get-2 get
+    ratio_row "POST /classes/BenchPlain (no trigger)" write-plain write-plain
+    ratio_row "POST /classes/CloudTriggerCat (beforeSave)" write-trigger write-plain
     if [[ $triggered == 0 ]]; then
         echo "note: posts did not run the beforeSave trigger (no 'checked' in the answer): both writes are plain ones."
     fi

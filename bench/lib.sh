@@ -65,6 +65,15 @@ wrk_figures() {
 # "1.23x": a / b, or "-" without a baseline.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
+# One line of a result table: RESULTS[NAME]'s req/s, p50 and p99 and its ratio to RESULTS[BASELINE]'s req/s.
+# Usage: ratio_row LABEL NAME BASELINE [LABEL_WIDTH]
+ratio_row() {
+    local label=$1 name=$2 baseline=$3 width=${4:-52} rps p50 p99 base
+    read -r rps p50 p99 <<<"${RESULTS[$name]}"
+    read -r base _ _ <<<"${RESULTS[$baseline]}"
+    printf "%-${width}s %10.0f %9s %9s   %8s of %s\n" "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base")" "$baseline"
+}
+
 # CPU used so far by each process of the stack, in clock ticks, as "name=ticks" words: the services, RabbitMQ
 # and PostgreSQL (the postmaster, its live backends and, through its children's times, those that have exited).
 stack_cpu_ticks() {

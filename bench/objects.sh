@@ -139,12 +139,6 @@ LUA
     echo "$WORK_DIR/get-$count.lua"
 }
 
-row() {
-    local label=$1 name=$2 baseline=$3 rps p50 p99 base
-    read -r rps p50 p99 <<<"${RESULTS[$name]}"
-    read -r base _ _ <<<"${RESULTS[$baseline]}"
-    printf '%-44s %10.0f %9s %9s   %8s of %s\n' "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base")" "$baseline"
-}
 
 # Get-by-id with metrics on and off, alternating twice (the processes a get crosses restarted each time), so
 # drift of the machine during the run shows between the runs of the same setting.
@@ -166,7 +160,7 @@ print_metrics_cost() {
     local run rps on_rps=0 off_rps=0 on_cpu=0 off_cpu=0 cpu
     echo
     for run in "${METRICS_RUNS[@]}"; do
-        row "GET <id>, $SMALL objects, metrics ${run%-*}" "get-metrics-$run" pgbench-select
+        ratio_row "GET <id>, $SMALL objects, metrics ${run%-*}" "get-metrics-$run" pgbench-select 44
         read -r rps _ _ <<<"${RESULTS[get-metrics-$run]}"
         cpu=$(gateway_posts_cpu "${CPU[get-metrics-$run]}")
         if [[ $run == on-* ]]; then
@@ -226,12 +220,12 @@ main() {
     printf '%-44s %10.0f %9s %9s\n' "pgbench INSERT one row (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-insert]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-insert]}")" "-"
     printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select]}")" "-"
     printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only, after 1M (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select-2]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select-2]}")" "-"
-    row "floor: GET /classes/1NoSuchClass (400, no SQL)" floor pgbench-select
-    row "POST /classes/BenchCreate" create pgbench-insert
-    row "GET /classes/$CLASS/<id>, $SMALL objects" get-small pgbench-select
-    row "GET /classes/$CLASS/<id>, $LARGE objects" get-large pgbench-select-2
-    row "order=-votes&limit=25, $SMALL objects" query-small pgbench-select
-    row "order=-votes&limit=25, $LARGE objects" query-large pgbench-select-2
+    ratio_row "floor: GET /classes/1NoSuchClass (400, no SQL)" floor pgbench-select 44
+    ratio_row "POST /classes/BenchCreate" create pgbench-insert 44
+    ratio_row "GET /classes/$CLASS/<id>, $SMALL objects" get-small pgbench-select 44
+    ratio_row "GET /classes/$CLASS/<id>, $LARGE objects" get-large pgbench-select-2 44
+    ratio_row "order=-votes&limit=25, $SMALL objects" query-small pgbench-select 44
+    ratio_row "order=-votes&limit=25, $LARGE objects" query-large pgbench-select-2 44
     local small_rps large_rps small_p50 large_p50
     read -r small_rps small_p50 _ <<<"${RESULTS[query-small]}"
     read -r large_rps large_p50 _ <<<"${RESULTS[query-large]}"

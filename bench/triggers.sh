@@ -110,12 +110,6 @@ use_build() {
     for name in posts gateway; do PARSE_BIN_DIR=$1 "$STACK" start-service "$name" >/dev/null; done
 }
 
-row() {
-    local label=$1 name=$2 baseline=$3 rps p50 p99 base
-    read -r rps p50 p99 <<<"${RESULTS[$name]}"
-    read -r base _ _ <<<"${RESULTS[$baseline]}"
-    printf '%-52s %10.0f %9s %9s   %8s of %s\n' "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base")" "$baseline"
-}
 
 main() {
     command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
@@ -148,11 +142,11 @@ LUA
     echo "$(nproc) cores shared by the load generator, the services, RabbitMQ, PostgreSQL and the webhook. Load before: $LOAD_BEFORE"
     echo
     printf '%-52s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
-    row "POST /classes/BenchTrigNone (no trigger)" none none
-    row "POST /classes/BenchTrigHook (beforeSave webhook)" webhook none
+    ratio_row "POST /classes/BenchTrigNone (no trigger)" none none
+    ratio_row "POST /classes/BenchTrigHook (beforeSave webhook)" webhook none
     if [[ -n $BASELINE_BIN_DIR ]]; then
-        row "POST /classes/BenchTrigNone, gateway+posts of main" none-main none
-        row "POST /classes/BenchTrigNone, this build again" none-again none-main
+        ratio_row "POST /classes/BenchTrigNone, gateway+posts of main" none-main none
+        ratio_row "POST /classes/BenchTrigNone, this build again" none-again none-main
     fi
     echo
     echo "CPU per request, microseconds by process (the load generator's and the webhook's own not counted):"
