@@ -17,8 +17,12 @@ struct BatchRequest: Sendable {
     var transactional: Bool
 
     init?(body: String?, mountPath: String) {
-        guard let object = body.flatMap({ JSONValue.parse($0)?.objectValue }),
-              let requests = object["requests"]?.arrayValue else { return nil }
+        self.init(fields: body.flatMap { JSONValue.parse($0)?.objectValue }, mountPath: mountPath)
+    }
+
+    /// `fields`: the body already parsed (nil when it is empty or not an object).
+    init?(fields: [String: JSONValue]?, mountPath: String) {
+        guard let object = fields, let requests = object["requests"]?.arrayValue else { return nil }
         let prefix = mountPath.hasSuffix("/") ? mountPath : mountPath + "/"
         var items: [Item] = []
         for request in requests {

@@ -41,13 +41,19 @@ struct CloudForwarder: Sendable {
 
     /// The body merged with the query string, as parse-server merges them.
     static func params(_ request: HTTPRequest, body: String?) -> JSONValue {
-        var fields = body.flatMap { JSONValue.parse($0) }?.objectValue ?? [:]
+        params(request, fields: body.flatMap { JSONValue.parse($0) }?.objectValue)
+    }
+
+    /// `fields`: the body already parsed (nil when it is empty).
+    static func params(_ request: HTTPRequest, fields body: [String: JSONValue]?) -> JSONValue {
+        var fields = body ?? [:]
         for item in request.query { fields[item.name] = .string(item.value) }
         return .object(fields)
     }
 
-    func send(_ call: Call, request: HTTPRequest, body: String?, requestId: String, identity: Identity) async -> HTTPResponse {
-        let params = Self.params(request, body: body)
+    func send(_ call: Call, request: HTTPRequest, body: [String: JSONValue]?, requestId: String, identity: Identity)
+        async -> HTTPResponse {
+        let params = Self.params(request, fields: body)
         do {
             switch call {
             case .function(let name):

@@ -52,18 +52,29 @@ struct GatewayResponder: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
+        await answer(request, route: routePath(request.path)).response
+    }
+
+    /// `route`: `routePath(request.path)`, decided once by the outermost responder for every layer.
+    func answer(_ request: HTTPRequest, route: String?) async -> GatewayAnswer {
         let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
         let started = ContinuousClock.now
         let trace = CommandTrace()
-        let response = await CommandTrace.$current.withValue(trace) { await route(request, requestId: requestId, log: log) }
+        var answer = GatewayAnswer(response: ParseResponses.unknownRoute(request.method, request.path), method: request.method)
+        if let route {
+            await CommandTrace.$current.withValue(trace) {
+                answer.response = await dispatch(request, path: route, requestId: requestId, log: log, answer: &answer)
+            }
+        }
         log.debug("request", ["http.method": request.method, "http.path": request.path, "msg.type": trace.summary,
-                              "http.status": String(response.status), "duration_ms": started.millisecondsElapsedText])
-        return response
+                              "http.status": String(answer.response.status), "duration_ms": started.millisecondsElapsedText])
+        return answer
     }
 
-    private func route(_ request: HTTPRequest, requestId: String, log: Logger) async -> HTTPResponse {
-        guard let path = routePath(request.path) else { return ParseResponses.unknownRoute(request.method, request.path) }
+    /// Fills `answer` with what it learned of the body on the way, for the layers around it.
+    private func dispatch(_ request: HTTPRequest, path: String, requestId: String, log: Logger,
+                       answer: inout GatewayAnswer) async -> HTTPResponse {
         if path == "health/ready" && request.method == "GET" {
             let report = await readiness.check(requestId: requestId)
             let body = (try? JSONEncoder.sorted.encode(report)).map(Array.init) ?? []
@@ -85,6 +96,7 @@ struct GatewayResponder: HTTPResponder {
         } catch {
             return ParseResponses.error(error)
         }
+        answer.body = body
         let credentials = RequestCredentials(headers: request.headers, bodyFields: body.envelope)
         guard case .allowed(var identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return ParseResponses.unauthorized
@@ -110,12 +122,14 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        answer.method = method
         if rateLimiter.isEnabled, let refused = await rateLimiter.refusal(method: method, path: path, identity: identity,
                                                                           remoteAddress: request.remoteAddress) {
             return refused
         }
         if path == "batch", method == "POST",
-           let batch = BatchRequest(body: body.payload, mountPath: configuration.mountPath) {
+           let batch = BatchRequest(fields: body.fields, mountPath: configuration.mountPath) {
+            answer.batch = batch
             if let refused = await rateLimiter.refusal(batch: batch, identity: identity, remoteAddress: request.remoteAddress) {
                 return refused
             }
@@ -130,13 +144,13 @@ struct GatewayResponder: HTTPResponder {
                          serverURL: serverURL(for: request), idempotent: idempotent(request, method: method, path: path))
             }
         }
-        if let vote = VoteRoute(fields: configuration.voteFields).plan(method: method, path: path, body: body.payload) {
+        if let vote = VoteRoute(fields: configuration.voteFields).plan(method: method, path: path, fields: body.fields) {
             return await VoteForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .send(vote, requestId: requestId, identity: identity, serverURL: serverURL(for: request))
         }
         if service == .cloud, let call = CloudForwarder.call(method: method, path: path) {
             return await CloudForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
-                .send(call, request: request, body: body.payload, requestId: requestId, identity: identity)
+                .send(call, request: request, body: body.fields, requestId: requestId, identity: identity)
         }
         let details: CloudRequestDetails
         do {

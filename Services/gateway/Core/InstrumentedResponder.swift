@@ -22,25 +22,27 @@ struct InstrumentedResponder: HTTPStreamingResponder {
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         if metrics != nil, request.path == Self.path { return nil }
         guard let response = inner.immediateResponse(to: request) else { return nil }
-        record(request, response, seconds: nil)
+        record(request, route: inner.inner.routePath(request.path), response, seconds: nil)
         return response
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         if metrics != nil, request.path == Self.path { return await metricsPage(request) }
-        return await measured(request) { await inner.respond(to: request) }
+        // Decided once here for the layers inside and for the counts.
+        let route = inner.inner.routePath(request.path)
+        return await measured(request, route: route) { await inner.respond(to: request, route: route) }
     }
 
     func streamsBody(of head: HTTPRequest) -> Bool { inner.streamsBody(of: head) }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        await measured(head) { await inner.respond(to: head, body: body) }
+        await measured(head, route: inner.inner.routePath(head.path)) { await inner.respond(to: head, body: body) }
     }
 
-    private func measured(_ request: HTTPRequest, _ answer: () async -> HTTPResponse) async -> HTTPResponse {
+    private func measured(_ request: HTTPRequest, route: String?, _ answer: () async -> HTTPResponse) async -> HTTPResponse {
         guard let metrics else {
             let response = await answer()
-            record(request, response, seconds: nil)
+            record(request, route: route, response, seconds: nil)
             return response
         }
         let started = ContinuousClock.now
@@ -48,12 +50,11 @@ struct InstrumentedResponder: HTTPStreamingResponder {
         let response = await answer()
         metrics.inFlight.decrement()
         let elapsed = (ContinuousClock.now - started).components
-        record(request, response, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        record(request, route: route, response, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
         return response
     }
 
-    private func record(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double?) {
-        let route = inner.inner.routePath(request.path)
+    private func record(_ request: HTTPRequest, route: String?, _ response: HTTPResponse, seconds: Double?) {
         metrics?.count(route: RouteTemplate.of(route), method: request.method, status: response.status, seconds: seconds)
         if let requestCounts, let route, request.method != "OPTIONS" {
             requestCounts.record(method: request.method, route: route, status: response.status)

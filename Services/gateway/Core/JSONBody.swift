@@ -12,6 +12,9 @@ struct JSONBody {
     var envelope: [String: String] = [:]
     /// The body without the envelope, re-encoded; nil for an empty body.
     var payload: String?
+    /// `payload` as parsed, so that what routes the request (votes, batches, Cloud functions) reads it without
+    /// parsing the text again; nil for an empty body.
+    var fields: [String: JSONValue]?
     /// The JavaScript SDK's `_context` (an object, or its JSON text), for Cloud Code triggers.
     var context: JSONValue?
 
@@ -28,5 +31,6 @@ struct JSONBody {
             }
         }
         payload = rest.count == fields.count ? String(decoding: bytes, as: UTF8.self) : JSONValue.object(rest).compactText
+        self.fields = rest
     }
 }

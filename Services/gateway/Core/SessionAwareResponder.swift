@@ -13,28 +13,27 @@ struct SessionAwareResponder: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let response = await inner.respond(to: request)
-        let effect = self.effect(of: request)
+        await respond(to: request, route: inner.routePath(request.path))
+    }
+
+    /// `route`: `GatewayResponder.routePath(request.path)`, decided by the caller.
+    func respond(to request: HTTPRequest, route: String?) async -> HTTPResponse {
+        let answer = await inner.answer(request, route: route)
+        let effect = self.effect(of: answer, route: route)
         if effect.contains(.changesRoles) { resolver.forgetRoles() }
-        if effect.contains(.endsSessions), let token = sessionToken(request) { resolver.forget(token) }
-        return response
+        if effect.contains(.endsSessions),
+           let token = request.headers["X-Parse-Session-Token"] ?? answer.body?.envelope["_SessionToken"] {
+            resolver.forget(token)
+        }
+        return answer.response
     }
 
-    private func sessionToken(_ request: HTTPRequest) -> String? {
-        if let token = request.headers["X-Parse-Session-Token"] { return token }
-        return (try? JSONBody(request.body))?.envelope["_SessionToken"]
-    }
-
-    /// The route is checked first: it is cheap, and only those few routes need their body read again.
-    private func effect(of request: HTTPRequest) -> SessionEffect {
-        guard let path = inner.routePath(request.path) else { return [] }
-        guard request.method == "POST" || request.method == "PUT" || request.method == "DELETE" else { return [] }
-        // A PUT has an effect on every route where some write has one: other routes skip reading the body again.
-        guard path == "batch" || SessionEffect(method: "PUT", route: path) != [] else { return [] }
-        let body = try? JSONBody(request.body)
-        let method = request.method == "POST" ? (body?.envelope["_method"] ?? "POST") : request.method
-        guard path == "batch" else { return SessionEffect(method: method, route: path) }
-        guard let batch = BatchRequest(body: body?.payload, mountPath: inner.configuration.mountPath) else { return [] }
+    /// From the body the responder parsed: a request answered before its body was read changed nothing.
+    private func effect(of answer: GatewayAnswer, route: String?) -> SessionEffect {
+        guard let route, answer.body != nil,
+              answer.method == "POST" || answer.method == "PUT" || answer.method == "DELETE" else { return [] }
+        guard route == "batch" else { return SessionEffect(method: answer.method, route: route) }
+        guard let batch = answer.batch else { return [] }
         return batch.items.reduce(into: SessionEffect()) { effect, item in
             if let route = item.route { effect.formUnion(SessionEffect(method: item.method, route: route)) }
         }

@@ -17,11 +17,16 @@ struct VoteRoute: Sendable {
 
     func plan(method: String, path: String, body: String?) -> Plan? {
         guard method == "PUT", let body else { return nil }
+        return plan(method: method, path: path, fields: JSONValue.parse(body)?.objectValue)
+    }
+
+    /// `fields`: the body already parsed (nil when it is empty or not an object).
+    func plan(method: String, path: String, fields body: [String: JSONValue]?) -> Plan? {
+        guard method == "PUT", let object = body else { return nil }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "classes", !parts[1].isEmpty,
               !parts[1].hasPrefix("_"), !parts[2].isEmpty else { return nil }
         let className = String(parts[1]), objectId = String(parts[2])
-        guard let object = JSONValue.parse(body)?.objectValue else { return nil }
         let votes = object.keys.filter { fields.isVoteField($0, in: className) }.sorted()
         // Two vote fields in one body are two counters: left to `posts` rather than split three ways.
         guard votes.count == 1, let field = votes.first, let change = object[field] else { return nil }
