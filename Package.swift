@@ -104,8 +104,8 @@ let package = Package(
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
-        // In-memory stand-ins for the bus, for unit tests of what runs over it.
-        .target(name: "TestDoubles", dependencies: ["Messaging", "Contracts", "ParseWire"], path: "Tests/TestDoubles"),
+        // In-memory stand-ins for the bus and the database, for unit tests of what runs over them.
+        .target(name: "TestDoubles", dependencies: ["Messaging", "Contracts", "ParseWire", "Storage"], path: "Tests/TestDoubles"),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "MetricsHTTP", "HTTPServer", "Runtime"],
                     path: "Tests/MetricsTests"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts", "Runtime"], path: "Tests/ParseWireTests"),

@@ -23,7 +23,13 @@ public struct CloudTriggers: Sendable {
     /// after* triggers.
     public static func start(_ service: ServiceName, calls: RPCClient, jobs: inout [BackgroundJob],
                              environment: Environment = Environment()) throws -> CloudTriggers {
-        let configuration = try ServiceConfiguration.fromEnvironment(service, environment)
+        start(configuration: try ServiceConfiguration.fromEnvironment(service, environment), calls: calls, jobs: &jobs)
+    }
+
+    /// `start` with the service's configuration read already.
+    public static func start(configuration: ServiceConfiguration, calls: RPCClient,
+                             jobs: inout [BackgroundJob]) -> CloudTriggers {
+        let service = configuration.service
         let logger = Logger(service: service.rawValue, level: configuration.logLevel)
         let runner = CloudTriggerClient(calls: calls)
         let registry = TriggerRegistry(runner: runner, logger: logger)
@@ -31,7 +37,7 @@ public struct CloudTriggers: Sendable {
                                             exchange: configuration.eventExchange, registry: registry, logger: logger)
         let dispatcher = AfterTriggerDispatcher(
             service: service, url: configuration.amqpURL, exchange: configuration.eventExchange, runner: runner,
-            maxAttempts: try environment.int("PARSE_AFTER_TRIGGER_ATTEMPTS", default: 10, in: 1...100), logger: logger)
+            maxAttempts: configuration.afterTriggerAttempts, logger: logger)
         jobs.append(BackgroundJob(name: "cloud trigger registrations") {
             listener.start()
             await registry.maintain { listener.isConnected }

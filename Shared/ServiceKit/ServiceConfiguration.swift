@@ -20,6 +20,11 @@ public struct ServiceConfiguration: Sendable {
     /// the bound of statements that run outside a request (background jobs), and a second one for those a
     /// request's deadline cancels. Migrations are not bound by it.
     public var statementTimeoutMilliseconds: Int
+    /// The gateway's request timeout (`PARSE_REQUEST_TIMEOUT_MS`), which bounds the calls a service makes to others
+    /// while it answers a request.
+    public var requestTimeout: Duration
+    /// How often an after* trigger is tried before it is given up (`PARSE_AFTER_TRIGGER_ATTEMPTS`).
+    public var afterTriggerAttempts: Int
 
     /// `defaultPrefetch`: the service's own default for `PARSE_AMQP_PREFETCH` (votes batches what it holds at once,
     /// so it wants more commands in hand than the others); `defaultOutboxRetentionMinutes` likewise for
@@ -31,6 +36,7 @@ public struct ServiceConfiguration: Sendable {
         guard let level = LogLevel(name: levelName) else {
             throw ConfigurationError("PARSE_LOG_LEVEL must be debug, info, warning or error, got '\(levelName)'")
         }
+        let requestTimeoutMilliseconds = try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 1...600_000)
         return ServiceConfiguration(
             service: service,
             applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
@@ -45,7 +51,8 @@ public struct ServiceConfiguration: Sendable {
             outboxRetention: .seconds(60 * (try env.int("PARSE_OUTBOX_RETENTION_MINUTES", default: defaultOutboxRetentionMinutes,
                                                     in: 0...525_600))),
             statementTimeoutMilliseconds: try env.int(
-                "PARSE_DATABASE_STATEMENT_TIMEOUT_MS",
-                default: try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 1...600_000), in: 0...3_600_000))
+                "PARSE_DATABASE_STATEMENT_TIMEOUT_MS", default: requestTimeoutMilliseconds, in: 0...3_600_000),
+            requestTimeout: .milliseconds(requestTimeoutMilliseconds),
+            afterTriggerAttempts: try env.int("PARSE_AFTER_TRIGGER_ATTEMPTS", default: 10, in: 1...100))
     }
 }

@@ -14,13 +14,24 @@ public enum ServiceHost {
 
     /// The whole life of the process; returns its exit status.
     public static func main(_ definition: ServiceDefinition, arguments: [String] = CommandLine.arguments) async -> Int32 {
+        await main(definition.name, arguments: arguments) {
+            (try ServiceConfiguration.fromEnvironment(definition.name, defaultPrefetch: definition.defaultPrefetch,
+                                                      defaultOutboxRetentionMinutes: definition.defaultOutboxRetentionMinutes),
+             definition)
+        }
+    }
+
+    /// The whole life of the process; returns its exit status. `configure` reads the service's whole
+    /// configuration, once, and makes its definition from it; a malformed setting stops the process here (status
+    /// 2, the reason in the log) instead of when a handler first needs it.
+    public static func main(_ name: ServiceName, arguments: [String] = CommandLine.arguments,
+                            configure: () throws -> (ServiceConfiguration, ServiceDefinition)) async -> Int32 {
         let configuration: ServiceConfiguration
+        let definition: ServiceDefinition
         do {
-            configuration = try ServiceConfiguration.fromEnvironment(
-                definition.name, defaultPrefetch: definition.defaultPrefetch,
-                defaultOutboxRetentionMinutes: definition.defaultOutboxRetentionMinutes)
+            (configuration, definition) = try configure()
         } catch {
-            Logger(service: definition.name.rawValue).error("invalid configuration", ["error": "\(error)"])
+            Logger(service: name.rawValue).error("invalid configuration", ["error": "\(error)"])
             return 2
         }
         let logger = Logger(service: definition.name.rawValue, level: configuration.logLevel)

@@ -20,8 +20,11 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     /// What `StatementWatchdog` cancels a late statement of this session with; renewed with the connection.
     private var cancelHandle: OpaquePointer?
 
-    init(parameters: ConnectionParameters) {
+    private let watchdog: StatementWatchdog
+
+    init(parameters: ConnectionParameters, watchdog: StatementWatchdog) {
         self.parameters = parameters
+        self.watchdog = watchdog
     }
 
     deinit {
@@ -61,9 +64,9 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     func run<T>(until deadline: Deadline?, _ work: () throws -> T) throws -> T {
         var token: Int?
         if let deadline, let cancelHandle {
-            token = StatementWatchdog.shared.begin(deadline: deadline, cancel: cancelHandle)
+            token = watchdog.begin(deadline: deadline, cancel: cancelHandle)
         }
-        defer { if let token { StatementWatchdog.shared.end(token) } }
+        defer { if let token { watchdog.end(token) } }
         do {
             return try work()
         } catch let error as PostgresError where error.sqlState == PostgresError.queryCanceled {

@@ -19,6 +19,9 @@ public final class PostgresConnection: Sendable {
     private let checkBeforeNextStatement = Atomic<Bool>(false)
     private let reconnections = Atomic<Int>(0)
 
+    /// Whether the session was inside a transaction after its last statement.
+    var isInTransaction: Bool { transactionFlag.load(ordering: .acquiring) }
+
     private init(session: LibPQSession) {
         self.session = session
         self.queue = DispatchQueue(label: "storage.postgres.connection")
@@ -30,8 +33,10 @@ public final class PostgresConnection: Sendable {
         try await connect(parameters: ConnectionParameters(url: url))
     }
 
-    static func connect(parameters: ConnectionParameters) async throws -> PostgresConnection {
-        let connection = PostgresConnection(session: LibPQSession(parameters: parameters))
+    /// `watchdog`: the one of the pool the connection belongs to; a connection alone gets its own.
+    static func connect(parameters: ConnectionParameters,
+                        watchdog: StatementWatchdog = StatementWatchdog()) async throws -> PostgresConnection {
+        let connection = PostgresConnection(session: LibPQSession(parameters: parameters, watchdog: watchdog))
         try await connection.onQueue { try $0.open() }
         return connection
     }

@@ -25,6 +25,8 @@ public actor PostgresPool {
     private var waiters: [Waiter] = []
     private var lastWaiterId = 0
     private var isClosed = false
+    /// Cancels its connections' statements that outlive their deadline.
+    private let watchdog = StatementWatchdog()
 
     public init(configuration: PostgresConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -124,7 +126,7 @@ public actor PostgresPool {
     private func openConnection() async throws -> PostgresConnection {
         do {
             return try await PostgresConnection.connect(
-                parameters: ConnectionParameters(url: configuration.url, settings: configuration.settings))
+                parameters: ConnectionParameters(url: configuration.url, settings: configuration.settings), watchdog: watchdog)
         } catch {
             logger.error("cannot connect to PostgreSQL", ["error": "\(error)"])
             openCount -= 1

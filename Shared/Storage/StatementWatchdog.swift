@@ -11,8 +11,11 @@ import Runtime
 /// else, so a cancel meant for one statement never lands on the next: the server ignores a cancel that reaches
 /// an idle session. Starting a statement only takes a lock; the thread is woken only when a statement's deadline
 /// is earlier than the one it already sleeps until.
+///
+/// A pool owns one for all its connections (a connection opened alone, one of its own); the thread ends after it
+/// has had nothing to watch for `idleExit`, and the next statement with a deadline starts it again.
 final class StatementWatchdog: @unchecked Sendable {  // Safe: every field is guarded by `condition`.
-    static let shared = StatementWatchdog()
+    private static let idleExit: Double = 30
 
     private struct Watch {
         let deadline: UInt64
@@ -72,7 +75,12 @@ final class StatementWatchdog: @unchecked Sendable {  // Safe: every field is gu
             }
             plannedWake = watches.values.lazy.filter { $0.state == .running }.map(\.deadline).min() ?? .max
             if plannedWake == .max {
-                condition.wait()
+                let signalled = condition.wait(until: Date(timeIntervalSinceNow: Self.idleExit))
+                if !signalled && watches.isEmpty {
+                    threadStarted = false
+                    condition.unlock()
+                    return
+                }
             } else {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: Double(plannedWake - now) / 1e9))
             }

@@ -18,7 +18,7 @@ struct UserTriggersTests {
         let registry = TriggerRegistry(runner: runner, logger: logger)
         await registry.reload()
         let cloud = CloudTriggers(service: .auth, registry: registry, runner: runner)
-        try await ScratchDatabase.withPool("auth", migrations: AuthService.definition.migrations, poolSize: 2,
+        try await ScratchDatabase.withPool("auth", migrations: AuthService.migrations, poolSize: 2,
                                            logger: logger) { pool in
             let router = AuthRouter(pool: pool, settings: try AuthSettings.fromEnvironment(Environment([:])),
                                     includes: PointerIncludes(fetch: { _, _, _, _ in [:] }))

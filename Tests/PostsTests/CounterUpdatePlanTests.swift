@@ -27,7 +27,7 @@ struct CounterUpdatePlanTests {
                 Ballot(ballotId: UUID().uuidString, kind: .increment, value: -1, voter: Identity(userId: "u1")),
             ])
             tally.decide(group)
-            let update = CounterUpdate(className: "PlanPhoto", groups: [group])
+            let update = CounterUpdate(className: "PlanPhoto", groups: [group], schemas: SchemaCache())
             let statements = [update.earlierStatement([group]), try #require(update.write(tally))]
             for statement in statements { try await expectIndexed(statement, pool) }
         }
@@ -64,7 +64,7 @@ struct CounterUpdatePlanTests {
                 Ballot(ballotId: UUID().uuidString.lowercased(), kind: .increment, value: 1, voter: .anonymous),
             ])
             tally.decide(group)
-            let write = try #require(CounterUpdate(className: "PlanCat", groups: [group])
+            let write = try #require(CounterUpdate(className: "PlanCat", groups: [group], schemas: SchemaCache())
                 .write(tally, checkingAgainst: schema.fingerprint))
             #expect(write.sql.contains("vote_round_holds"))
             try await expectIndexed(write, pool)

@@ -12,12 +12,14 @@ struct CounterUpdateTests {
     static let className = "StaleSchemaCat"
     /// The suite's own, as the posts service makes one at start.
     static let counters = CounterCache()
+    /// The suite's own, as the posts service makes one at start.
+    static let schemas = SchemaCache()
 
     private func vote(_ pool: PostgresPool, _ id: String) async throws -> BallotResult? {
         let batch = ApplyBallots(groups: [CounterBallots(
             className: Self.className, objectId: id, field: "votes",
             ballots: [.init(ballotId: UUID().uuidString, kind: .increment, value: 1, voter: .anonymous)])])
-        return try await ApplyBallotsHandler(pool: pool, counters: Self.counters).apply(batch).outcomes.first
+        return try await ApplyBallotsHandler(pool: pool, counters: Self.counters, schemas: Self.schemas).apply(batch).outcomes.first
     }
 
     @Test func aStaleCachedSchemaNeitherFailsNorMiscountsARound() async throws {
@@ -25,20 +27,20 @@ struct CounterUpdateTests {
             let made = try await PostsDatabase.call(pool, "POST", "classes/\(Self.className)", #"{"votes":5}"#)
             let id = try #require(PostsDatabase.json(made)["objectId"]?.stringValue)
             #expect(try await vote(pool, id)?.total == 6)
-            let withVotes = try #require(SchemaCache.shared.get(Self.className))
+            let withVotes = try #require(Self.schemas.get(Self.className))
 
             // Cached without the column while the table has it: the value is read, not taken for 0.
             var without = withVotes
             without.fields["votes"] = nil
             without.fingerprint = "stale"
-            SchemaCache.shared.set(without)
+            Self.schemas.set(without)
             #expect(try await vote(pool, id)?.total == 7)
 
             // Cached with a column another replica dropped since: the round runs again with the schema read anew,
             // and counts from 0 in a column made afresh.
             _ = try await PostsDatabase.call(pool, "PUT", "schemas/\(Self.className)",
                                              #"{"className":"\#(Self.className)","fields":{"votes":{"__op":"Delete"}}}"#, as: .master)
-            SchemaCache.shared.set(withVotes)
+            Self.schemas.set(withVotes)
             #expect(try await vote(pool, id)?.total == 1)
             #expect(try await vote(pool, id)?.total == 2)
         }

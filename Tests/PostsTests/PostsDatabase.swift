@@ -13,7 +13,7 @@ enum PostsDatabase {
     static let logger = Logger(service: "posts-tests", level: .warning)
 
     static func withScratch<T: Sendable>(_ body: (PostgresPool) async throws -> T) async throws -> T {
-        try await ScratchDatabase.withPool("posts", migrations: PostsService.definition.migrations, poolSize: 4,
+        try await ScratchDatabase.withPool("posts", migrations: PostsService.migrations, poolSize: 4,
                                            logger: logger, body)
     }
 

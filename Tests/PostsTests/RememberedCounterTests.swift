@@ -15,6 +15,7 @@ struct RememberedCounterTests {
     static let className = "RememberedCat"
     /// The suite's own, as the posts service makes one at start.
     static let counters = CounterCache()
+    static let schemas = SchemaCache()
 
     private static func ballot(_ id: String = UUID().uuidString.lowercased(), by voter: Identity = .anonymous) -> BallotToApply {
         .init(ballotId: id, kind: .increment, value: 1, voter: voter)
@@ -25,7 +26,7 @@ struct RememberedCounterTests {
     }
 
     private func apply(_ pool: PostgresPool, _ objectId: String, _ ballots: [BallotToApply]) async throws -> [BallotResult] {
-        try await ApplyBallotsHandler(pool: pool, counters: Self.counters).apply(ApplyBallots(groups: [Self.group(objectId, ballots)])).outcomes
+        try await ApplyBallotsHandler(pool: pool, counters: Self.counters, schemas: Self.schemas).apply(ApplyBallots(groups: [Self.group(objectId, ballots)])).outcomes
     }
 
     private func remembered(_ objectId: String) -> CounterCache.Entry? {
@@ -33,7 +34,7 @@ struct RememberedCounterTests {
     }
 
     private func decidedFromMemory(_ objectId: String, _ ballots: [BallotToApply]) -> Bool {
-        CounterUpdate(className: Self.className, groups: [Self.group(objectId, ballots)]).cachedUpdate(from: Self.counters) != nil
+        CounterUpdate(className: Self.className, groups: [Self.group(objectId, ballots)], schemas: Self.schemas).cachedUpdate(from: Self.counters) != nil
     }
 
     private func make(_ pool: PostgresPool, _ body: String = #"{"votes":5}"#) async throws -> String {
@@ -155,11 +156,11 @@ struct RememberedCounterTests {
             let id = try await make(pool)
             let like = CounterBallots(className: Self.className, objectId: id, field: "votes", oncePerUser: true,
                                        ballots: [Self.ballot(by: Identity(userId: "u1"))])
-            _ = try await ApplyBallotsHandler(pool: pool, counters: Self.counters).apply(ApplyBallots(groups: [like]))
+            _ = try await ApplyBallotsHandler(pool: pool, counters: Self.counters, schemas: Self.schemas).apply(ApplyBallots(groups: [like]))
             #expect(remembered(id) == nil)
             _ = try await apply(pool, id, [Self.ballot()])
             #expect(remembered(id) != nil)
-            #expect(CounterUpdate(className: Self.className, groups: [like]).cachedUpdate(from: Self.counters) == nil)
+            #expect(CounterUpdate(className: Self.className, groups: [like], schemas: Self.schemas).cachedUpdate(from: Self.counters) == nil)
         }
     }
 

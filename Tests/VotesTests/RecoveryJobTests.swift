@@ -12,9 +12,9 @@ import Testing
         // Neither opens a connection until used; the loop's first step is a wait, so the stop comes before any query.
         let pool = PostgresPool(configuration: PostgresConfiguration(url: "postgres://postgres@127.0.0.1:1/none"), logger: logger)
         let client = RPCClient(url: try AMQPURL("amqp://guest:guest@127.0.0.1:1/"), name: "test", eventExchange: "x", logger: logger)
-        var router = CommandRouter()
-        var jobs: [BackgroundJob] = []
-        try VotesService.definition(VotesConfiguration(), logLevel: .error).registerCommands(&router, pool, client, &jobs)
+        let configuration = VotesService.Configuration(
+            service: try ServiceConfiguration.fromEnvironment(.votes, Environment([:])), votes: VotesConfiguration())
+        let jobs = VotesService.build(configuration: configuration, bus: client, database: pool).jobs
         #expect(jobs.map(\.name) == ["ballot recovery"])
 
         let running = BackgroundJobs.start(jobs, logger: logger)

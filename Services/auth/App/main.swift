@@ -1,5 +1,4 @@
 import AuthCore
 import Foundation
-import ServiceKit
 
-exit(await ServiceHost.main(AuthService.definition))
+exit(await AuthService.main())

@@ -7,6 +7,8 @@ import Runtime
 struct AuthProviders: Sendable {
     var enableAnonymousUsers = true
     var options: [String: JSONValue] = [:]
+    /// The providers' signing keys fetched so far, for every copy of these settings.
+    var keys = JWKSCache()
 
     static let unsupported = ParseError(.unsupportedService, "This authentication method is unsupported.")
 
@@ -49,12 +51,12 @@ struct AuthProviders: Sendable {
             guard !clientIds.isEmpty else { return nil }
             return IdentityTokenProvider(tokenFields: ["token"], issuers: ["https://appleid.apple.com"],
                 issuerError: "id token not issued by correct OpenID provider - expected: https://appleid.apple.com",
-                clientIds: clientIds, jwksURL: url("jwksUrl", "https://appleid.apple.com/auth/keys"), cacheMaxAge: maxAge)
+                clientIds: clientIds, jwksURL: url("jwksUrl", "https://appleid.apple.com/auth/keys"), cacheMaxAge: maxAge, keys: keys)
         case "google":
             guard !clientIds.isEmpty else { return nil }
             return IdentityTokenProvider(tokenFields: ["id_token"], issuers: ["accounts.google.com", "https://accounts.google.com"],
                 issuerError: "id token not issued by correct provider - expected: accounts.google.com or https://accounts.google.com",
-                clientIds: clientIds, jwksURL: url("jwksUrl", "https://www.googleapis.com/oauth2/v3/certs"), cacheMaxAge: maxAge)
+                clientIds: clientIds, jwksURL: url("jwksUrl", "https://www.googleapis.com/oauth2/v3/certs"), cacheMaxAge: maxAge, keys: keys)
         case "github":
             return GitHubAuthProvider(apiURL: url("apiURL", "https://api.github.com"))
         case "facebook":
@@ -63,7 +65,7 @@ struct AuthProviders: Sendable {
             guard let jwks = settings["jwksUrl"]?.stringValue, let issuer = settings["issuer"]?.stringValue else { return nil }
             return IdentityTokenProvider(tokenFields: ["id_token", "token"], issuers: [issuer],
                 issuerError: "id token not issued by correct OpenID provider - expected: \(issuer)",
-                clientIds: clientIds, jwksURL: jwks, cacheMaxAge: maxAge)
+                clientIds: clientIds, jwksURL: jwks, cacheMaxAge: maxAge, keys: keys)
         }
     }
 

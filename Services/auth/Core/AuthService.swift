@@ -1,4 +1,5 @@
 import Contracts
+import Messaging
 import Query
 import Runtime
 import ServiceKit
@@ -8,39 +9,69 @@ import Storage
 /// `session.resolve.v1`, with which gateways turn a session token into the identity commands carry, and
 /// `users.lookup.v1`, with which posts resolves `include` of `_User` pointers.
 public enum AuthService {
-    public static let definition = ServiceDefinition(
-        name: .auth,
-        migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
-                     PasswordPolicyMigration.migration, EmailTokenMigration.migration,
-                     IdempotencyMigration.migration(version: 6)],
-        registerCommands: { router, pool, calls, jobs in
-            // Refusing to run with a misread lockout or session length is safer than guessing.
-            let settings = try AuthSettings.fromEnvironment()
-            let lookup = UserLookupHandler(pool: pool)
-            let routes = AuthRouter(pool: pool, settings: settings, includes: .posts(calls, users: lookup))
-            let cloud = try CloudTriggers.start(.auth, calls: calls, jobs: &jobs)
-            let resolver = SessionResolveHandler(pool: pool, sessions: SessionStore(settings: settings))
-            let idempotency = try IdempotencySettings.fromEnvironment()
-            let serviceLogger = Logger(service: "auth", level: try ServiceConfiguration.fromEnvironment(.auth).logLevel)
-            let once = IdempotentRequests(pool: pool, settings: idempotency, logger: serviceLogger)
-            jobs.append(IdempotencyCleanup(pool: pool, settings: idempotency, logger: serviceLogger).job)
-            router.register(RESTRequest.type, RESTRequest.self) { command, logger in
-                try await once.handle(command) {
-                    do {
-                        return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud))
-                    } catch let error as PostgresError where !error.isConnectionFailure {
-                        // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
-                        guard let answer = error.queryError else { throw error }
-                        logger.info("request refused by PostgreSQL", ["error": "\(error)"])
-                        throw answer
-                    }
+    /// Everything the service reads from its environment, read once at start.
+    public struct Configuration: Sendable {
+        public var service: ServiceConfiguration
+        var settings: AuthSettings
+        var idempotency: IdempotencySettings
+
+        /// Refusing to run with a misread lockout or session length is safer than guessing.
+        public static func fromEnvironment(_ env: Environment = Environment()) throws -> Configuration {
+            Configuration(service: try ServiceConfiguration.fromEnvironment(.auth, env),
+                          settings: try AuthSettings.fromEnvironment(env),
+                          idempotency: try IdempotencySettings.fromEnvironment(env))
+        }
+    }
+
+    static let migrations = [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
+                             PasswordPolicyMigration.migration, EmailTokenMigration.migration,
+                             IdempotencyMigration.migration(version: 6)]
+
+    public static func main() async -> Int32 {
+        await ServiceHost.main(.auth) {
+            let configuration = try Configuration.fromEnvironment()
+            return (configuration.service, definition(configuration))
+        }
+    }
+
+    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
+        ServiceDefinition(name: .auth, migrations: migrations, registerCommands: { router, pool, calls, jobs in
+            let handlers = build(configuration: configuration, bus: calls, database: pool)
+            router.merge(handlers.router)
+            jobs += handlers.jobs
+        })
+    }
+
+    /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
+    public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
+        var handlers = ServiceHandlers()
+        let settings = configuration.settings
+        let logger = Logger(service: "auth", level: configuration.service.logLevel)
+        let lookup = UserLookupHandler(pool: pool)
+        let routes = AuthRouter(pool: pool, settings: settings,
+                                includes: .posts(bus, users: lookup, timeout: configuration.service.requestTimeout / 2))
+        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
+        let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
+        let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
+        handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
+        handlers.router.register(RESTRequest.type, RESTRequest.self) { command, logger in
+            try await once.handle(command) {
+                do {
+                    return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud))
+                } catch let error as PostgresError where !error.isConnectionFailure {
+                    // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
+                    guard let answer = error.queryError else { throw error }
+                    logger.info("request refused by PostgreSQL", ["error": "\(error)"])
+                    throw answer
                 }
             }
-            router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
-                try await resolver.resolve(command)
-            }
-            router.register(UserLookup.type, UserLookup.self) { command, logger in
-                try await lookup.lookup(command, logger: logger)
-            }
-        })
+        }
+        handlers.router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
+            try await resolver.resolve(command)
+        }
+        handlers.router.register(UserLookup.type, UserLookup.self) { command, logger in
+            try await lookup.lookup(command, logger: logger)
+        }
+        return handlers
+    }
 }

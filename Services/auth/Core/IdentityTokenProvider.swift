@@ -13,7 +13,7 @@ struct IdentityTokenProvider: AuthProvider {
     let clientIds: [String]
     let jwksURL: String
     let cacheMaxAge: Duration
-    var keys: JWKSCache = .shared
+    let keys: JWKSCache
 
     static func notFound(_ message: String) -> ParseError { ParseError(.objectNotFound, message) }
 

@@ -4,9 +4,9 @@ import ParseWire
 /// Providers' signing keys (JSON Web Key Sets), fetched over HTTP and kept for `maxAge` (parse-server's
 /// `cacheMaxAge`, an hour by default). A key id the cached set lacks fetches the set again (keys rotate), at
 /// most every few seconds per URL so unknown ids cannot make the service hammer the provider.
+///
+/// One per service, made with its settings (`AuthProviders.keys`), shared by every provider that checks tokens.
 actor JWKSCache {
-    static let shared = JWKSCache()
-
     private struct Entry {
         let keys: [[String: JSONValue]]
         let fetchedAt: ContinuousClock.Instant

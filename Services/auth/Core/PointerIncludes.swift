@@ -97,7 +97,7 @@ extension PointerIncludes {
         return .milliseconds(requestTimeout / 2)
     }
 
-    static func posts(_ client: RPCClient, users: UserLookupHandler, timeout: Duration = timeout()) -> PointerIncludes {
+    static func posts(_ client: RPCClient, users: UserLookupHandler, timeout: Duration) -> PointerIncludes {
         PointerIncludes(fetch: { className, objectIds, include, caller in
             var query = [
                 "where": JSONValue.object(["objectId": .object(["$in": .array(objectIds.map { .string($0) })])]).compactText,

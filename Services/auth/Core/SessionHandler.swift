@@ -16,7 +16,7 @@ struct SessionHandler: Sendable {
         guard let token = request.identity.sessionToken else {
             throw ParseError(.invalidSessionToken, "Session token required.")
         }
-        guard let session = try await sessions.find(token: token, pool: pool) else {
+        guard let session = try await sessions.find(token: token, in: pool) else {
             throw ParseError(.invalidSessionToken, "Session token not found.")
         }
         return AuthResponses.ok(session.json(sessionToken: token))

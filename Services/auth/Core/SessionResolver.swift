@@ -9,18 +9,18 @@ import Storage
 struct SessionResolveHandler: Sendable {
     static let commandType = "session.resolve.v1"
 
-    let pool: PostgresPool
+    let database: any Database
     let sessions: SessionStore
 
     func resolve(_ command: Command<Empty>) async throws -> Identity {
         guard let token = command.identity.sessionToken, !token.isEmpty, token.utf8.count <= 256,
-              let session = try await sessions.find(token: token, pool: pool) else {
+              let session = try await sessions.find(token: token, in: database) else {
             throw ParseError(.invalidSessionToken, "Invalid session token")
         }
         if let expiresAt = session.expiresAt, expiresAt < Date() {
             throw ParseError(.invalidSessionToken, "Session token is expired.")
         }
-        let roles = try await UserStore(pool: pool).roleEntries(userId: session.userId)
+        let roles = try await UserStore(pool: database).roleEntries(userId: session.userId)
         return Identity(userId: session.userId, roles: roles, sessionToken: token)
     }
 }

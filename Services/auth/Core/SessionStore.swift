@@ -73,9 +73,9 @@ struct SessionStore: Sendable {
     }
 
     /// The session a token names, if it exists (expired or not).
-    func find(token: String, pool: PostgresPool) async throws -> SessionRecord? {
+    func find(token: String, in database: any Database) async throws -> SessionRecord? {
         let digest = SessionTokenDigest.digest(of: token)
-        let row = try await pool.query("SELECT \(SessionRecord.columns) FROM sessions WHERE token_digest = $1", [digest]).first
+        let row = try await database.query("SELECT \(SessionRecord.columns) FROM sessions WHERE token_digest = $1", [digest]).first
         guard let row else { return nil }
         let record = SessionRecord(row)
         // The index lookup already matched the digest; compare again without an early exit, so the answer's

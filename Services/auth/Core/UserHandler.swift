@@ -18,7 +18,7 @@ struct UserHandler: Sendable {
         guard let token = request.identity.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
         // With the master key the gateway passes the token on unresolved; parse-server answers the token's user.
         var userId = request.identity.userId
-        if userId == nil, token.utf8.count <= 256, let session = try await sessions.find(token: token, pool: pool),
+        if userId == nil, token.utf8.count <= 256, let session = try await sessions.find(token: token, in: pool),
            session.expiresAt.map({ $0 >= Date() }) ?? true {
             userId = session.userId
         }

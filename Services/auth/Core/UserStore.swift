@@ -5,7 +5,7 @@ import Storage
 
 /// `_User` rows and the role names a user holds.
 struct UserStore: Sendable {
-    let pool: PostgresPool
+    let pool: any Database
 
     func find(id: String) async throws -> UserRecord? {
         try await pool.query("SELECT \(UserRecord.columns) FROM users WHERE id = $1", [id]).first.map(UserRecord.init)

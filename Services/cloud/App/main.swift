@@ -1,5 +1,4 @@
 import CloudCore
 import Foundation
-import ServiceKit
 
-exit(await ServiceHost.main(CloudService.definition))
+exit(await CloudService.main())

@@ -8,51 +8,80 @@ import Storage
 /// The `cloud` service: hook registrations (webhooks and worker queues) and job runs in its own database; runs
 /// functions, jobs and triggers on their targets for the gateway and the writing services.
 public enum CloudService {
-    public static let definition = ServiceDefinition(
-        name: .cloud,
-        migrations: [OutboxMigration.migration, CloudMigrations.tables],
-        registerCommands: { router, pool, calls, _ in
-            let configuration = try CloudConfiguration.fromEnvironment()
-            let logger = Logger(service: "cloud")
-            let store = HookStore(pool: pool)
-            let directory = TargetDirectory(store: store)
-            let caller = TargetCaller(webhooks: WebhookClient(), calls: calls, webhookKey: configuration.webhookKey,
-                                      logger: logger)
-            let users = CallerUsers(calls: calls, timeout: configuration.callTimeout)
-            let functions = FunctionRunner(directory: directory, caller: caller, users: users,
-                                           timeout: configuration.callTimeout)
-            let triggers = TriggerRunner(directory: directory, caller: caller, users: users,
-                                         timeout: configuration.callTimeout)
-            let statuses = JobStatusStore(pool: pool)
-            let jobs = JobRunner(directory: directory, caller: caller, statuses: statuses, configuration: configuration,
-                                 logger: logger)
-            let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory), functions: functions,
-                                        jobs: jobs, statuses: statuses, directory: directory)
+    /// Everything the service reads from its environment, read once at start.
+    public struct Configuration: Sendable {
+        public var service: ServiceConfiguration
+        public var cloud: CloudConfiguration
 
-            router.register(RESTRequest.type, RESTRequest.self) { command, _ in try await rest.handle(command) }
-            router.register(RunCloudFunction.type, RunCloudFunction.self) { command, _ in
-                let cloudContext = command.payload.headers["x-parse-cloud-context"].flatMap { JSONValue.parse($0) }
-                return try await functions.run(command.payload, cloudContext: cloudContext?.objectValue.map { .object($0) },
-                                               requestId: command.requestId, identity: command.identity)
-            }
-            router.register(StartCloudJob.type, StartCloudJob.self) { command, _ in
-                try await jobs.start(command.payload, requestId: command.requestId, identity: command.identity)
-            }
-            router.register(RunTrigger.type, RunTrigger.self) { command, _ in
-                try await triggers.run(command.payload, requestId: command.requestId, identity: command.identity)
-            }
-            router.register(ListTriggers.type, ListTriggers.self) { _, _ in try await triggers.list() }
-            router.register(RegisterCloudWorker.type, RegisterCloudWorker.self) { command, log in
-                guard command.identity.isMaster else {
-                    throw ParseError(.operationForbidden, "Registering a Cloud Code worker needs the master identity.")
-                }
-                try await store.register(command.payload)
-                await directory.invalidate()
-                log.info("worker registered", ["queue": command.payload.queue,
-                                               "functions": command.payload.functions.joined(separator: ","),
-                                               "jobs": command.payload.jobs.joined(separator: ","),
-                                               "triggers": "\(command.payload.triggers.count)"])
-                return Empty()
-            }
+        public static func fromEnvironment(_ env: Environment = Environment()) throws -> Configuration {
+            Configuration(service: try ServiceConfiguration.fromEnvironment(.cloud, env),
+                          cloud: try CloudConfiguration.fromEnvironment(env))
+        }
+    }
+
+    static let migrations = [OutboxMigration.migration, CloudMigrations.tables]
+
+    public static func main() async -> Int32 {
+        await ServiceHost.main(.cloud) {
+            let configuration = try Configuration.fromEnvironment()
+            return (configuration.service, definition(configuration))
+        }
+    }
+
+    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
+        ServiceDefinition(name: .cloud, migrations: migrations, registerCommands: { router, pool, calls, jobs in
+            let handlers = build(configuration: configuration, bus: calls, database: pool)
+            router.merge(handlers.router)
+            jobs += handlers.jobs
         })
+    }
+
+    /// The service's handlers over `bus` (workers' queues, `_User` lookups) and its database.
+    public static func build(configuration service: Configuration, bus calls: RPCClient,
+                             database pool: PostgresPool) -> ServiceHandlers {
+        var router = CommandRouter()
+        let configuration = service.cloud
+        let logger = Logger(service: "cloud", level: service.service.logLevel)
+        let store = HookStore(pool: pool)
+        let directory = TargetDirectory(store: store)
+        let caller = TargetCaller(webhooks: WebhookClient(), calls: calls, webhookKey: configuration.webhookKey,
+                                  logger: logger)
+        let users = CallerUsers(calls: calls, timeout: configuration.callTimeout)
+        let functions = FunctionRunner(directory: directory, caller: caller, users: users,
+                                       timeout: configuration.callTimeout)
+        let triggers = TriggerRunner(directory: directory, caller: caller, users: users,
+                                     timeout: configuration.callTimeout)
+        let statuses = JobStatusStore(pool: pool)
+        let jobs = JobRunner(directory: directory, caller: caller, statuses: statuses, configuration: configuration,
+                             logger: logger)
+        let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory), functions: functions,
+                                    jobs: jobs, statuses: statuses, directory: directory)
+
+        router.register(RESTRequest.type, RESTRequest.self) { command, _ in try await rest.handle(command) }
+        router.register(RunCloudFunction.type, RunCloudFunction.self) { command, _ in
+            let cloudContext = command.payload.headers["x-parse-cloud-context"].flatMap { JSONValue.parse($0) }
+            return try await functions.run(command.payload, cloudContext: cloudContext?.objectValue.map { .object($0) },
+                                           requestId: command.requestId, identity: command.identity)
+        }
+        router.register(StartCloudJob.type, StartCloudJob.self) { command, _ in
+            try await jobs.start(command.payload, requestId: command.requestId, identity: command.identity)
+        }
+        router.register(RunTrigger.type, RunTrigger.self) { command, _ in
+            try await triggers.run(command.payload, requestId: command.requestId, identity: command.identity)
+        }
+        router.register(ListTriggers.type, ListTriggers.self) { _, _ in try await triggers.list() }
+        router.register(RegisterCloudWorker.type, RegisterCloudWorker.self) { command, log in
+            guard command.identity.isMaster else {
+                throw ParseError(.operationForbidden, "Registering a Cloud Code worker needs the master identity.")
+            }
+            try await store.register(command.payload)
+            await directory.invalidate()
+            log.info("worker registered", ["queue": command.payload.queue,
+                                           "functions": command.payload.functions.joined(separator: ","),
+                                           "jobs": command.payload.jobs.joined(separator: ","),
+                                           "triggers": "\(command.payload.triggers.count)"])
+            return Empty()
+        }
+        return ServiceHandlers(router: router)
+    }
 }

@@ -1,5 +1,4 @@
 import FilesCore
 import Foundation
-import ServiceKit
 
-exit(await ServiceHost.main(FilesService.definition))
+exit(await FilesService.main())

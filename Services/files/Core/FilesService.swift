@@ -7,24 +7,53 @@ import Storage
 /// The `files` service: file bytes and metadata in its own database, received and sent in bounded parts
 /// (`FileCommands`), with `file.stored` and `file.deleted` events through the outbox.
 public enum FilesService {
-    public static let definition = ServiceDefinition(
-        name: .files,
-        migrations: [OutboxMigration.migration, FilesMigrations.tables],
-        registerCommands: { router, pool, calls, jobs in
-            // Guessing at who may upload is worse than not starting: a malformed policy stops the service.
-            let policy = try FileUploadPolicy.fromEnvironment()
-            let cloud = try CloudTriggers.start(.files, calls: calls, jobs: &jobs)
-            let handler = FileCommandHandler(store: FileStore(pool: pool), policy: policy, cloud: cloud)
-            router.registerRaw(FileCommands.create) { command, _ in try await handler.create(command) }
-            router.registerRaw(FileCommands.append) { command, _ in try await handler.append(command) }
-            router.register(FileCommands.commit, FileCommitRequest.self) { command, _ in try await handler.commit(command) }
-            router.register(FileCommands.abort, FileUploadReference.self) { command, _ in try await handler.abort(command) }
-            router.register(FileCommands.info, FileNameReference.self) { command, _ in try await handler.info(command) }
-            router.registerRaw(FileCommands.read) { command, _ in try await handler.read(command) }
-            router.registerRaw(FileCommands.open) { command, _ in try await handler.open(command) }
-            router.register(FileCommands.metadata, FileNameReference.self) { command, _ in
-                try await handler.metadata(command)
-            }
-            router.register(FileCommands.delete, FileNameReference.self) { command, _ in try await handler.delete(command) }
+    /// Everything the service reads from its environment, read once at start.
+    public struct Configuration: Sendable {
+        public var service: ServiceConfiguration
+        var policy: FileUploadPolicy
+
+        /// Guessing at who may upload is worse than not starting: a malformed policy stops the service.
+        public static func fromEnvironment(_ env: Environment = Environment()) throws -> Configuration {
+            Configuration(service: try ServiceConfiguration.fromEnvironment(.files, env),
+                          policy: try FileUploadPolicy.fromEnvironment(env))
+        }
+    }
+
+    static let migrations = [OutboxMigration.migration, FilesMigrations.tables]
+
+    public static func main() async -> Int32 {
+        await ServiceHost.main(.files) {
+            let configuration = try Configuration.fromEnvironment()
+            return (configuration.service, definition(configuration))
+        }
+    }
+
+    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
+        ServiceDefinition(name: .files, migrations: migrations, registerCommands: { router, pool, calls, jobs in
+            let handlers = build(configuration: configuration, bus: calls, database: pool)
+            router.merge(handlers.router)
+            jobs += handlers.jobs
         })
+    }
+
+    /// The service's handlers over `bus` (Cloud Code triggers) and its database.
+    public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
+        var handlers = ServiceHandlers()
+        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
+        let handler = FileCommandHandler(store: FileStore(pool: pool), policy: configuration.policy, cloud: cloud)
+        var router = CommandRouter()
+        router.registerRaw(FileCommands.create) { command, _ in try await handler.create(command) }
+        router.registerRaw(FileCommands.append) { command, _ in try await handler.append(command) }
+        router.register(FileCommands.commit, FileCommitRequest.self) { command, _ in try await handler.commit(command) }
+        router.register(FileCommands.abort, FileUploadReference.self) { command, _ in try await handler.abort(command) }
+        router.register(FileCommands.info, FileNameReference.self) { command, _ in try await handler.info(command) }
+        router.registerRaw(FileCommands.read) { command, _ in try await handler.read(command) }
+        router.registerRaw(FileCommands.open) { command, _ in try await handler.open(command) }
+        router.register(FileCommands.metadata, FileNameReference.self) { command, _ in
+            try await handler.metadata(command)
+        }
+        router.register(FileCommands.delete, FileNameReference.self) { command, _ in try await handler.delete(command) }
+        handlers.router = router
+        return handlers
+    }
 }

@@ -13,11 +13,20 @@ public final class Gateway: Sendable {
     private let logger: Logger
     private let requestCounts: RequestCountReporter
 
-    public init(configuration: GatewayConfiguration, sessionCacheTimeToLive: Duration = .seconds(5), logger: Logger) throws {
+    public convenience init(configuration: GatewayConfiguration, sessionCacheTimeToLive: Duration = .seconds(5),
+                            logger: Logger) throws {
+        try self.init(configuration: configuration,
+                      bus: RPCClient(url: configuration.amqpURL, name: "gateway", eventExchange: configuration.eventExchange,
+                                     logger: logger),
+                      sessionCacheTimeToLive: sessionCacheTimeToLive, logger: logger)
+    }
+
+    /// `bus`: the client every request's command goes through, started and stopped with the gateway.
+    public init(configuration: GatewayConfiguration, bus: RPCClient, sessionCacheTimeToLive: Duration = .seconds(5),
+                logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        client = RPCClient(url: configuration.amqpURL, name: "gateway", eventExchange: configuration.eventExchange,
-                           logger: logger)
+        client = bus
         sessions = AuthSessionResolver(client: client, configuration: configuration,
                                        cacheTimeToLive: sessionCacheTimeToLive, logger: logger)
         rateLimiter = configuration.rateLimits.isEmpty ? .none : RateLimiter(

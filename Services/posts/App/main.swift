@@ -1,5 +1,4 @@
 import PostsCore
 import Foundation
-import ServiceKit
 
-exit(await ServiceHost.main(PostsService.definition))
+exit(await PostsService.main())

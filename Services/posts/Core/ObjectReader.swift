@@ -51,7 +51,7 @@ struct ObjectReader {
                     try QueryHint.check(hint, schema: schema)
                 } catch {
                     // The cached schema may predate the index the hint names.
-                    try QueryHint.check(hint, schema: try await SchemaStore.load(className, on: connection) ?? schema)
+                    try QueryHint.check(hint, schema: try await SchemaStore.load(className, on: connection, cache: context.schemas) ?? schema)
                 }
             }
             if options.count { try ClassPermissions.check("count", schema: schema, identity: context.identity) }
@@ -111,8 +111,8 @@ struct ObjectReader {
     private func withValidSchema<T>(_ className: String,
                                     _ body: (ClassSchema) async throws -> (fingerprint: String?, value: T)) async throws -> T? {
         // Inside a batch transaction a failed statement would abort the transaction: read the schema fresh.
-        var schema = mayCreateIndexes ? try await SchemaStore.cachedOrLoad(className, on: connection)
-                                      : try await SchemaStore.load(className, on: connection)
+        var schema = mayCreateIndexes ? try await SchemaStore.cachedOrLoad(className, cache: context.schemas, on: connection)
+                                      : try await SchemaStore.load(className, on: connection, cache: context.schemas)
         for attempt in 0..<2 {
             guard let current = schema else { return nil }
             do {
@@ -122,7 +122,7 @@ struct ObjectReader {
                         && ["42P01", "42703"].contains(error.sqlState ?? "") {
                 // A cached schema named a table or column that has been dropped since.
             }
-            schema = try await SchemaStore.load(className, on: connection)
+            schema = try await SchemaStore.load(className, on: connection, cache: context.schemas)
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import Contracts
+import Messaging
 import Runtime
 import ServiceKit
 import Storage
@@ -6,44 +7,74 @@ import Storage
 /// The `posts` service: Parse objects, their classes (schemas), queries, ACLs and class-level permissions,
 /// batches, and the object events. See docs/architecture.md for what it owns.
 public enum PostsService {
-    public static let definition = ServiceDefinition(
-        name: .posts,
-        migrations: PostsMigrations.all,
-        registerCommands: { router, pool, calls, jobs in
-            let configuration = try PostsConfiguration.fromEnvironment()
-            let service = try ServiceConfiguration.fromEnvironment(.posts)
-            ApplyBallotsHandler.register(&router, pool)
-            router.register(ReportPushResults.type, ReportPushResults.self) { command, _ in
-                PushResultsRecorded(counted: try await pool.withConnection { connection in
-                    try await connection.transaction { connection in
-                        try await PushStatusUpdates.record(command.payload, on: connection)
-                    }
-                })
-            }
-            router.register(RecordRequestCounts.type, RecordRequestCounts.self) { command, _ in
-                try await pool.withConnection { connection in
-                    try await RequestCountsHandler.record(command.payload, on: connection)
-                }
-            }
-            let sender = PushSender(pool: pool, logger: Logger(service: "posts", level: service.logLevel))
-            jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
-            let users = UserDirectory.auth(calls)
-            let idempotency = try IdempotencySettings.fromEnvironment()
-            let serviceLogger = Logger(service: "posts", level: service.logLevel)
-            let once = IdempotentRequests(pool: pool, settings: idempotency, logger: serviceLogger)
-            jobs.append(IdempotencyCleanup(pool: pool, settings: idempotency, logger: serviceLogger).job)
-            let cloud = try CloudTriggers.start(.posts, calls: calls, jobs: &jobs)
-            router.register(RESTRequest.type, RESTRequest.self) { command, logger in
-                let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
-                                             configuration: configuration, requestId: command.requestId,
-                                             users: users, cloud: cloud,
-                                             triggerRequest: TriggerRequestInfo(command.payload))
-                let handler = PostsHandler(context: context)
-                return try await once.handle(command) {
-                    try await pool.withConnection { connection in
-                        try await handler.handle(command.payload, on: connection, logger: logger)
-                    }
-                }
-            }
+    /// Everything the service reads from its environment, read once at start.
+    public struct Configuration: Sendable {
+        public var service: ServiceConfiguration
+        public var posts: PostsConfiguration
+        public var idempotency: IdempotencySettings
+
+        public static func fromEnvironment(_ env: Environment = Environment()) throws -> Configuration {
+            Configuration(service: try ServiceConfiguration.fromEnvironment(.posts, env),
+                          posts: try PostsConfiguration.fromEnvironment(env),
+                          idempotency: try IdempotencySettings.fromEnvironment(env))
+        }
+    }
+
+    static let migrations = PostsMigrations.all
+
+    public static func main() async -> Int32 {
+        await ServiceHost.main(.posts) {
+            let configuration = try Configuration.fromEnvironment()
+            return (configuration.service, definition(configuration))
+        }
+    }
+
+    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
+        ServiceDefinition(name: .posts, migrations: migrations, registerCommands: { router, pool, calls, jobs in
+            let handlers = build(configuration: configuration, bus: calls, database: pool)
+            router.merge(handlers.router)
+            jobs += handlers.jobs
         })
+    }
+
+    /// The service's handlers over `bus` (auth for `_User` includes, Cloud Code triggers) and its database.
+    public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
+        var handlers = ServiceHandlers()
+        let logger = Logger(service: "posts", level: configuration.service.logLevel)
+        // One for the request handlers and the ballot handler alike, so a schema either reads serves both.
+        let schemas = SchemaCache()
+        ApplyBallotsHandler.register(&handlers.router, pool, schemas: schemas)
+        handlers.router.register(ReportPushResults.type, ReportPushResults.self) { command, _ in
+            PushResultsRecorded(counted: try await pool.withConnection { connection in
+                try await connection.transaction { connection in
+                    try await PushStatusUpdates.record(command.payload, on: connection)
+                }
+            })
+        }
+        handlers.router.register(RecordRequestCounts.type, RecordRequestCounts.self) { command, _ in
+            try await pool.withConnection { connection in
+                try await RequestCountsHandler.record(command.payload, on: connection)
+            }
+        }
+        let sender = PushSender(pool: pool, logger: logger)
+        handlers.jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
+        let users = UserDirectory.auth(bus, timeout: configuration.service.requestTimeout / 2)
+        let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
+        handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
+        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
+        let posts = configuration.posts
+        handlers.router.register(RESTRequest.type, RESTRequest.self) { command, logger in
+            let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
+                                         configuration: posts, requestId: command.requestId,
+                                         users: users, cloud: cloud,
+                                         triggerRequest: TriggerRequestInfo(command.payload), schemas: schemas)
+            let handler = PostsHandler(context: context)
+            return try await once.handle(command) {
+                try await pool.withConnection { connection in
+                    try await handler.handle(command.payload, on: connection, logger: logger)
+                }
+            }
+        }
+        return handlers
+    }
 }

@@ -13,6 +13,9 @@ struct RequestContext: Sendable {
     /// Cloud Code's triggers; nil where none can run (tools, tests).
     var cloud: CloudTriggers? = nil
     var triggerRequest = TriggerRequestInfo()
+    /// The service's schemas read so far (`PostsService.build` passes its one); a context made without one (tools,
+    /// tests) keeps what it reads to itself.
+    var schemas = SchemaCache()
 
     /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
     var codec: ValueCodec {

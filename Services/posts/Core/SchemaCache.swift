@@ -2,10 +2,9 @@ import Synchronization
 
 /// Schemas this process has read, so a read costs one round trip instead of two. Never trusted blindly: every
 /// read statement also returns the class's current fingerprint, and a mismatch reloads the schema and runs the
-/// statement again (see `ObjectReader`). Writes always read the schema inside their transaction.
+/// statement again (see `ObjectReader`). Writes always read the schema inside their transaction. The service
+/// makes one at start (`PostsService.build`) for its request handlers and its ballot handler.
 final class SchemaCache: Sendable {
-    static let shared = SchemaCache()
-
     private let entries = Mutex<[String: ClassSchema]>([:])
 
     func get(_ className: String) -> ClassSchema? { entries.withLock { $0[className] } }

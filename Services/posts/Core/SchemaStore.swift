@@ -8,9 +8,11 @@ enum SchemaStore {
     /// Changes whenever anything in the class's row changes; read statements return it to validate cached schemas.
     static let fingerprintSQL = "md5(fields::text || COALESCE(class_level_permissions::text, '') || indexes::text)"
 
-    static func load(_ className: String, on connection: PostgresConnection) async throws -> ClassSchema? {
+    /// `cache`: where to keep what was read, for the readers that use it (`cachedOrLoad`).
+    static func load(_ className: String, on connection: PostgresConnection,
+                     cache: SchemaCache? = nil) async throws -> ClassSchema? {
         let statement = loadStatement(className)
-        return loaded(className, try await connection.query(statement.sql, statement.parameters))
+        return loaded(className, try await connection.query(statement.sql, statement.parameters), cache: cache)
     }
 
     /// `load`'s statement, for sending with others (`PostgresConnection.pipeline`); `loaded` reads its result.
@@ -20,17 +22,19 @@ enum SchemaStore {
             [className])
     }
 
-    /// The schema `loadStatement` read (nil: no such class), kept in `SchemaCache`.
-    static func loaded(_ className: String, _ result: PostgresResult) -> ClassSchema? {
+    /// The schema `loadStatement` read (nil: no such class), kept in `cache` when given.
+    static func loaded(_ className: String, _ result: PostgresResult, cache: SchemaCache? = nil) -> ClassSchema? {
         let schema = result.first.map(ClassSchema.init(row:))
-        if let schema { SchemaCache.shared.set(schema) } else { SchemaCache.shared.remove(className) }
+        if let cache {
+            if let schema { cache.set(schema) } else { cache.remove(className) }
+        }
         return schema
     }
 
-    /// The cached schema when there is one (the caller validates it with the fingerprint), else a fresh one.
-    static func cachedOrLoad(_ className: String, on connection: PostgresConnection) async throws -> ClassSchema? {
-        if let cached = SchemaCache.shared.get(className) { return cached }
-        return try await load(className, on: connection)
+    /// The cached schema when there is one (the caller validates it with the fingerprint), else a fresh one, kept.
+    static func cachedOrLoad(_ className: String, cache: SchemaCache, on connection: PostgresConnection) async throws -> ClassSchema? {
+        if let cached = cache.get(className) { return cached }
+        return try await load(className, on: connection, cache: cache)
     }
 
     /// Wraps a read statement so that its rows come with the class's current fingerprint (one row with NULL

@@ -18,7 +18,7 @@ struct UserDirectory: Sendable {
         return .milliseconds(requestTimeout / 2)
     }
 
-    static func auth(_ client: RPCClient, timeout: Duration = timeout()) -> UserDirectory {
+    static func auth(_ client: RPCClient, timeout: Duration) -> UserDirectory {
         UserDirectory { objectIds, identity, requestId in
             var users: [String: [String: JSONValue]] = [:]
             // One call per query in practice; only a page with more distinct users than a lookup allows is split.

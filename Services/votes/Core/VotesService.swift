@@ -19,42 +19,61 @@ public enum VotesService {
         "enable_mergejoin": "off",
     ]
 
-    /// Reads the configuration once, at start, and runs the service; the exit status.
-    public static func main() async -> Int32 {
-        let configuration: VotesConfiguration
-        let service: ServiceConfiguration
-        do {
-            configuration = try VotesConfiguration.fromEnvironment()
-            service = try ServiceConfiguration.fromEnvironment(.votes)
-        } catch {
-            Logger(service: "votes").error("invalid configuration", ["error": "\(error)"])
-            return 2
+    /// Everything the service reads from its environment, read once at start.
+    public struct Configuration: Sendable {
+        public var service: ServiceConfiguration
+        public var votes: VotesConfiguration
+
+        public static func fromEnvironment(_ env: Environment = Environment()) throws -> Configuration {
+            Configuration(service: try ServiceConfiguration.fromEnvironment(.votes, env, defaultPrefetch: defaultPrefetch,
+                                                                            defaultOutboxRetentionMinutes: 0),
+                          votes: try VotesConfiguration.fromEnvironment(env))
         }
-        return await ServiceHost.main(definition(configuration, logLevel: service.logLevel))
     }
 
-    public static func definition(_ configuration: VotesConfiguration, logLevel: LogLevel) -> ServiceDefinition {
+    /// Votes held at once are what a round can batch: with 32, 64 clients on one cat made rounds of about 8.
+    static let defaultPrefetch = 256
+
+    /// Reads the configuration once, at start, and runs the service; the exit status.
+    public static func main() async -> Int32 {
+        await ServiceHost.main(.votes) {
+            let configuration = try Configuration.fromEnvironment()
+            return (configuration.service, definition(configuration))
+        }
+    }
+
+    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
         ServiceDefinition(
             name: .votes,
             migrations: VotesMigrations.all,
-            // Votes held at once are what a round can batch: with 32, 64 clients on one cat made rounds of about 8.
-            defaultPrefetch: 256,
+            defaultPrefetch: defaultPrefetch,
             // Vote events are rebuilt from the ledger when needed (`vote-consumer replay`): once published, keeping
             // them in the outbox too only cost PostgreSQL a second write of each.
             defaultOutboxRetentionMinutes: 0,
             databaseSettings: databaseSettings,
-            registerCommands: { router, pool, client, jobs in
-                let logger = Logger(service: "votes", level: logLevel)
-                let ledger = BallotLedger(pool: pool)
-                let batcher = BallotBatcher(ledger: ledger, client: client, configuration: configuration)
-                let handler = CastVoteHandler(batcher: batcher, configuration: configuration)
-                for type in [CastVote.type, CastVote.previousType] {
-                    router.register(type, CastVote.self) { command, _ in try await handler.handle(command) }
-                }
-                let replay = ReplayVotesHandler(pool: pool)
-                router.register(ReplayVotes.type, ReplayVotes.self) { command, _ in try await replay.handle(command) }
-                let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: configuration, logger: logger)
-                jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
+            registerCommands: { router, pool, calls, jobs in
+                let handlers = build(configuration: configuration, bus: calls, database: pool)
+                router.merge(handlers.router)
+                jobs += handlers.jobs
             })
+    }
+
+    /// The service's handlers over `bus` (posts applies the ballots) and its ledger.
+    public static func build(configuration: Configuration, bus client: RPCClient,
+                             database pool: PostgresPool) -> ServiceHandlers {
+        var handlers = ServiceHandlers()
+        let votes = configuration.votes
+        let logger = Logger(service: "votes", level: configuration.service.logLevel)
+        let ledger = BallotLedger(pool: pool)
+        let batcher = BallotBatcher(ledger: ledger, client: client, configuration: votes)
+        let handler = CastVoteHandler(batcher: batcher, configuration: votes)
+        for type in [CastVote.type, CastVote.previousType] {
+            handlers.router.register(type, CastVote.self) { command, _ in try await handler.handle(command) }
+        }
+        let replay = ReplayVotesHandler(pool: pool)
+        handlers.router.register(ReplayVotes.type, ReplayVotes.self) { command, _ in try await replay.handle(command) }
+        let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: votes, logger: logger)
+        handlers.jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
+        return handlers
     }
 }

@@ -15,13 +15,15 @@ struct ApplyBallotsHandler: Sendable {
     let pool: PostgresPool
     /// What this process committed to its counters (one per process, made at start).
     let counters: CounterCache
+    /// The service's schemas read so far, shared with its request handlers.
+    let schemas: SchemaCache
 
     /// How a round's transaction plans (see `apply`).
     static let planSettings = PostgresStatement(
         "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)")
 
-    static func register(_ router: inout CommandRouter, _ pool: PostgresPool) {
-        let handler = ApplyBallotsHandler(pool: pool, counters: CounterCache())
+    static func register(_ router: inout CommandRouter, _ pool: PostgresPool, schemas: SchemaCache) {
+        let handler = ApplyBallotsHandler(pool: pool, counters: CounterCache(), schemas: schemas)
         router.register(ApplyBallots.type, ApplyBallots.self) { command, _ in
             try await handler.apply(command.payload)
         }
@@ -38,7 +40,7 @@ struct ApplyBallotsHandler: Sendable {
         do {
             return try await apply(byClass)
         } catch let error as PostgresError where error.sqlState == "42703" || error.sqlState == "42P01" {
-            for className in byClass.keys { SchemaCache.shared.remove(className) }
+            for className in byClass.keys { schemas.remove(className) }
             return try await apply(byClass)
         }
     }
@@ -56,7 +58,7 @@ struct ApplyBallotsHandler: Sendable {
                 var outcomes: [BallotResult] = []
                 var remembered: [CounterCache.Key: CounterCache.Entry] = [:]
                 for className in byClass.keys.sorted() {
-                    let update = try await CounterUpdate(className: className, groups: byClass[className] ?? [])
+                    let update = try await CounterUpdate(className: className, groups: byClass[className] ?? [], schemas: schemas)
                         .apply(on: connection, sending: queued)
                     outcomes += update.outcomes
                     queued = update.queued
@@ -78,7 +80,7 @@ struct ApplyBallotsHandler: Sendable {
                                  on connection: PostgresConnection) async throws -> BallotsApplied? {
         var updates: [CounterUpdate.CachedUpdate] = []
         for className in byClass.keys.sorted() {
-            guard let update = CounterUpdate(className: className, groups: byClass[className] ?? []).cachedUpdate(from: counters) else {
+            guard let update = CounterUpdate(className: className, groups: byClass[className] ?? [], schemas: schemas).cachedUpdate(from: counters) else {
                 return nil
             }
             updates.append(update)

@@ -20,7 +20,7 @@ extension CounterUpdate {
     /// so it costs no read: when this process has the class's schema, every counter is a plain one (no likes) of a
     /// Number field it has applied votes to, and every ballot counts. Nil otherwise: `apply` reads what it needs.
     func cachedUpdate(from counters: CounterCache) -> CachedUpdate? {
-        guard (try? Names.requireClassName(className)) != nil, let schema = SchemaCache.shared.get(className),
+        guard (try? Names.requireClassName(className)) != nil, let schema = schemas.get(className),
               !schema.fingerprint.isEmpty else { return nil }
         let number = FieldType(.number)
         var rows: [String: CounterTally.LockedRow] = [:]

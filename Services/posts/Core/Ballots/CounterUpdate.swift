@@ -12,6 +12,8 @@ struct CounterUpdate {
 
     let className: String
     let groups: [CounterBallots]
+    /// The service's schemas read so far (`ApplyBallotsHandler.schemas`).
+    let schemas: SchemaCache
 
     /// What a round applied: its outcomes, the statements left to send (its write, which goes out with the COMMIT
     /// or the next class's first trip), and what its counters hold once it commits, for `CounterCache`.
@@ -45,10 +47,10 @@ struct CounterUpdate {
         // The schema is read in the transaction, and in the same round trip the rows are locked and the earlier
         // ballots read (after the locks: the server runs the statements in order), with the columns of the schema
         // this process read last; those results are kept only if the schema read now is that one.
-        let cached = SchemaCache.shared.get(className)
+        let cached = schemas.get(className)
         let guessed = cached.map { lockAndReadStatements(countable(live, schema: $0).counted, schema: $0) } ?? []
         let firstResults = try await connection.pipeline(queued + [SchemaStore.loadStatement(className)] + guessed)
-        guard let schema = SchemaStore.loaded(className, firstResults[queued.count]) else {
+        guard let schema = SchemaStore.loaded(className, firstResults[queued.count], cache: schemas) else {
             return Applied(outcomes: outcomes + Self.refuse(live, CounterTally.notFound), queued: [])
         }
         let (counted, refused) = countable(live, schema: schema)
