@@ -1,5 +1,6 @@
 import ParseWire
 import Runtime
+import ServiceKit
 import Testing
 @testable import PostsCore
 
@@ -56,9 +57,13 @@ struct UserIncludesTests {
         #expect(objects[0]["pet"] == cat)
     }
 
-    @Test func userLookupsWaitHalfTheGatewaysRequestTimeout() {
-        #expect(UserDirectory.timeout(Environment([:])) == .seconds(5))
-        #expect(UserDirectory.timeout(Environment(["PARSE_REQUEST_TIMEOUT_MS": "3000"])) == .milliseconds(1500))
-        #expect(UserDirectory.timeout(Environment(["PARSE_REQUEST_TIMEOUT_MS": "soon"])) == .seconds(5))
+    @Test func userLookupsWaitHalfTheGatewaysRequestTimeout() throws {
+        let timeout = { (env: [String: String]) in
+            UserDirectory.timeout(requestTimeout: try ServiceConfiguration.fromEnvironment(.posts, Environment(env)).requestTimeout)
+        }
+        #expect(try timeout([:]) == .seconds(5))
+        #expect(try timeout(["PARSE_REQUEST_TIMEOUT_MS": "3000"]) == .milliseconds(1500))
+        // Read once at start: a value that is not a number stops the service instead of being guessed at.
+        #expect(throws: ConfigurationError.self) { try timeout(["PARSE_REQUEST_TIMEOUT_MS": "soon"]) }
     }
 }

@@ -49,7 +49,8 @@ public enum AuthService {
         let logger = Logger(service: "auth", level: configuration.service.logLevel)
         let lookup = UserLookupHandler(pool: pool)
         let routes = AuthRouter(pool: pool, settings: settings,
-                                includes: .posts(bus, users: lookup, timeout: configuration.service.requestTimeout / 2))
+                                includes: .posts(bus, users: lookup,
+                                                timeout: PointerIncludes.timeout(requestTimeout: configuration.service.requestTimeout)))
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)

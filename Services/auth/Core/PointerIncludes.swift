@@ -90,12 +90,9 @@ struct PointerIncludes: Sendable {
 }
 
 extension PointerIncludes {
-    /// Half the gateway's request timeout (`PARSE_REQUEST_TIMEOUT_MS`, read here too), so that when posts is
-    /// silent auth still answers with its own error before the gateway gives up on auth.
-    static func timeout(_ environment: Environment = Environment()) -> Duration {
-        let requestTimeout = (try? environment.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 2...3_600_000)) ?? 10_000
-        return .milliseconds(requestTimeout / 2)
-    }
+    /// Half the gateway's request timeout (`ServiceConfiguration.requestTimeout`), so that when posts is silent
+    /// auth still answers with its own error before the gateway gives up on auth.
+    static func timeout(requestTimeout: Duration) -> Duration { requestTimeout / 2 }
 
     static func posts(_ client: RPCClient, users: UserLookupHandler, timeout: Duration) -> PointerIncludes {
         PointerIncludes(fetch: { className, objectIds, include, caller in

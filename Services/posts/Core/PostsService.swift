@@ -58,7 +58,7 @@ public enum PostsService {
         }
         let sender = PushSender(pool: pool, logger: logger)
         handlers.jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
-        let users = UserDirectory.auth(bus, timeout: configuration.service.requestTimeout / 2)
+        let users = UserDirectory.auth(bus, timeout: UserDirectory.timeout(requestTimeout: configuration.service.requestTimeout))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
         handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)

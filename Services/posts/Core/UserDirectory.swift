@@ -10,13 +10,9 @@ struct UserDirectory: Sendable {
     let lookup: @Sendable (_ objectIds: [String], _ identity: Identity, _ requestId: String) async throws
         -> [String: [String: JSONValue]]
 
-    /// Half the gateway's request timeout (`PARSE_REQUEST_TIMEOUT_MS`, 10 s by default, read here too when the
-    /// environment has it), so that when auth is silent posts still answers the client with its own Parse error
-    /// naming auth, before the gateway gives up on posts.
-    static func timeout(_ environment: Environment = Environment()) -> Duration {
-        let requestTimeout = (try? environment.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 2...3_600_000)) ?? 10_000
-        return .milliseconds(requestTimeout / 2)
-    }
+    /// Half the gateway's request timeout (`ServiceConfiguration.requestTimeout`), so that when auth is silent
+    /// posts still answers the client with its own Parse error naming auth, before the gateway gives up on posts.
+    static func timeout(requestTimeout: Duration) -> Duration { requestTimeout / 2 }
 
     static func auth(_ client: RPCClient, timeout: Duration) -> UserDirectory {
         UserDirectory { objectIds, identity, requestId in
