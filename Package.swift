@@ -105,7 +105,8 @@ let package = Package(
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
         // In-memory stand-ins for the bus and the database, for unit tests of what runs over them.
-        .target(name: "TestDoubles", dependencies: ["Messaging", "Contracts", "ParseWire", "Storage"], path: "Tests/TestDoubles"),
+        .target(name: "TestDoubles", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime", "Storage"],
+                path: "Tests/TestDoubles"),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "MetricsHTTP", "HTTPServer", "Runtime"],
                     path: "Tests/MetricsTests"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts", "Runtime"], path: "Tests/ParseWireTests"),

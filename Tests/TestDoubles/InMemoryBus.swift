@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Messaging
 import ParseWire
+import Runtime
 import Synchronization
 
 /// A `MessageBus` in memory: calls are answered by the handlers served for their queue, in the caller's task;
@@ -43,6 +44,17 @@ public final class InMemoryBus: MessageBus {
                 reply = .failure(error)
             }
             return Array(try JSONEncoder().encode(reply))
+        }
+    }
+
+    /// Answers every call to `service` with `router`, as `CommandServer` would: a service's handlers as its
+    /// `build(configuration:bus:database:)` made them. A type the router lacks fails the call.
+    public func serve(_ service: ServiceName, _ router: CommandRouter, logger: Logger) {
+        serve(service.commandQueue) { delivery in
+            guard let body = try await router.answer(delivery, logger: logger) else {
+                throw InMemoryBusError.unknownType(delivery.type ?? "")
+            }
+            return body
         }
     }
 
