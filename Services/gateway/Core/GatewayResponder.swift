@@ -74,7 +74,7 @@ struct GatewayResponder: HTTPResponder {
 
     /// Fills `answer` with what it learned of the body on the way, for the layers around it.
     private func dispatch(_ request: HTTPRequest, path: String, requestId: String, log: Logger,
-                       answer: inout GatewayAnswer) async -> HTTPResponse {
+                          answer: inout GatewayAnswer) async -> HTTPResponse {
         if path == "health/ready" && request.method == "GET" {
             let report = await readiness.check(requestId: requestId)
             let body = (try? JSONEncoder.sorted.encode(report)).map(Array.init) ?? []
