@@ -156,8 +156,11 @@ struct UserHandler: Sendable {
             throw ParseError(.objectNotFound, "Object not found.")
         }
         let sessions = self.sessions
+        let revokeSessions = settings.revokeSessionsOnUserDelete
         try await pool.transaction { connection in
-            try await sessions.revoke(where: "user_id = $1", [id], reason: "user-deleted", on: connection)
+            if revokeSessions {
+                try await sessions.revoke(where: "user_id = $1", [id], reason: "user-deleted", on: connection)
+            }
             _ = try await connection.query("DELETE FROM users WHERE id = $1", [id])
         }
         return AuthResponses.empty
