@@ -47,7 +47,7 @@ public final class CommandServer: Sendable {
         let connection = AMQPConnection(
             url: url,
             options: .init(name: "\(service.rawValue)-commands", topology: topology, consumers: [consumer],
-                           prefetch: options.prefetch),
+                           prefetch: options.prefetch, batchesMessages: true),
             logger: logger)
         connectionBox.withLock { $0 = connection }
     }
