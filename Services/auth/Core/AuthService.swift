@@ -25,7 +25,7 @@ public enum AuthService {
 
     static let migrations = [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
                              PasswordPolicyMigration.migration, EmailTokenMigration.migration,
-                             IdempotencyMigration.migration(version: 6)]
+                             IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration]
 
     public static func main() async -> Int32 {
         await ServiceHost.main(.auth) {
