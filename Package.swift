@@ -74,6 +74,7 @@ let package = Package(
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
         .executableTarget(name: "parse-import", dependencies: ["ParseWire"], path: "Services/import"),
+        .executableTarget(name: "json-bench", dependencies: ["Contracts", "ParseWire"], path: "bench/json"),
         // Downstream consumer of vote events (example and operations tool): prints, forwards or replays them.
         .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/vote-consumer"),

@@ -23,8 +23,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// The first value of `name`, or nil when absent.
     public subscript(_ name: String) -> String? {
-        let key = Self.key(name)
-        return fields.first { $0.key == key }?.value
+        fields.first { Self.matches($0.key, name) }?.value
     }
 
     /// Every value of `name`, in order.
@@ -34,8 +33,7 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
     }
 
     public func contains(_ name: String) -> Bool {
-        let key = Self.key(name)
-        return fields.contains { $0.key == key }
+        fields.contains { Self.matches($0.key, name) }
     }
 
     public var count: Int { fields.count }
@@ -77,6 +75,13 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
         public mutating func next() -> Element? {
             base.next().map { (name: $0.name, value: $0.value) }
         }
+    }
+
+    /// Whether a stored lower-cased `key` is `name` in any case, compared byte by byte: the lookups on a request's
+    /// path name headers in mixed case, and lower-casing each of those names would allocate a string per lookup.
+    private static func matches(_ key: String, _ name: String) -> Bool {
+        key.utf8.count == name.utf8.count
+            && key.utf8.elementsEqual(name.utf8.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
     }
 
     /// Header names are ASCII; lower-casing only ASCII letters keeps this cheap and locale-free.

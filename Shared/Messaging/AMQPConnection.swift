@@ -1,128 +1,40 @@
 import Dispatch
 import Foundation
-import Glibc
 import Runtime
-import Metrics
 import Synchronization
 
-/// A connection to RabbitMQ owned by its own thread, which is the only one that touches the librabbitmq
-/// connection. Other threads and tasks hand it work through a locked queue and a wake-up pipe; results come
-/// back through continuations. When the broker goes away the thread fails every call in flight at once
+/// A connection to RabbitMQ owned by its own thread (`ConnectionLoop`), which is the only one that touches the
+/// librabbitmq connection. Other threads and tasks hand it work through `ConnectionMailbox`; results come back
+/// through continuations. When the broker goes away the thread fails every call in flight at once
 /// (`MessagingError.connectionLost`), refuses new ones (`.unavailable`) and reconnects by itself with backoff,
 /// declaring its topology and consumers again. Given several broker nodes (`AMQPURL.nodes`), it reconnects to the
-/// next one, so the loss of one node of a cluster costs a connection nothing but the reconnect.
+/// next one, so the loss of one node of a cluster costs a connection nothing but the reconnect. What it decides is
+/// `AMQPConnectionState`; message batches are the opt-in `MessageCoalescer`.
 public final class AMQPConnection: Sendable {
-    public struct Consumer: Sendable {
-        public var queue: String
-        /// Called on the connection thread: hand the delivery to a task and return at once.
-        public var handler: @Sendable (Delivery) -> Void
-        /// The broker counts a delivery as handled once sent: for notifications whose loss a consumer tolerates.
-        public var autoAck: Bool
-
-        public init(queue: String, autoAck: Bool = false, handler: @escaping @Sendable (Delivery) -> Void) {
-            self.queue = queue
-            self.autoAck = autoAck
-            self.handler = handler
-        }
-    }
-
-    public struct Options: Sendable {
-        /// Names the connection in logs and consumer tags.
-        public var name: String
-        public var topology: Topology
-        public var consumers: [Consumer]
-        /// Unacknowledged deliveries the broker may push at once (bounded, so a slow service is not flooded).
-        public var prefetch: Int
-        /// Consume RabbitMQ's direct reply-to pseudo-queue, needed for `call`.
-        public var receivesReplies: Bool
-        /// Open a second channel in confirm mode, needed for `publishConfirmed`.
-        public var confirmsPublishes: Bool
-
-        public init(name: String, topology: Topology = Topology(), consumers: [Consumer] = [], prefetch: Int = 32,
-                    receivesReplies: Bool = false, confirmsPublishes: Bool = false) {
-            self.name = name
-            self.topology = topology
-            self.consumers = consumers
-            self.prefetch = prefetch
-            self.receivesReplies = receivesReplies
-            self.confirmsPublishes = confirmsPublishes
-        }
-    }
-
     static let directReplyQueue = "amq.rabbitmq.reply-to"
 
-    enum Operation {
-        case publish(OutgoingMessage)
-        case publishConfirmed([OutgoingMessage], CheckedContinuation<Void, any Error>)
-        case ack(tag: UInt64, generation: Int)
-        case reject(tag: UInt64, generation: Int, requeue: Bool)
-        case cancelConsumers(CheckedContinuation<Void, Never>)
-
-        var isSeveralMessages: Bool {
-            if case .publishConfirmed(let messages, _) = self { return messages.count > 1 }
-            return false
-        }
-    }
-
-    private struct PendingCall {
-        let continuation: CheckedContinuation<Delivery, any Error>
-        let deadline: UInt64
-        let queue: String
-        let milliseconds: Int
-    }
-
-    private struct State {
-        /// Queues work for the connection thread; only the first operation since the thread last took its work
-        /// writes to the wake-up pipe (one syscall instead of one per reply, ack or call under load).
-        mutating func append(_ operation: Operation) -> Enqueued {
-            operations.append(operation)
-            if wakePending { return .queued }
-            wakePending = true
-            return .queuedNeedsWake
-        }
-
-        var operations: [Operation] = []
-        /// A wake-up is already on its way to the connection thread: no need to write to the pipe again.
-        var wakePending = false
-        var calls: [String: PendingCall] = [:]
-        var connected = false
-        var consuming = true
-        var stopping = false
-        var finished = false
-        var stopWaiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let nodes: [AMQPURL]
-    private let options: Options
-    /// The consumers whose deliveries wait for an ack (the others are settled by the broker as it sends them).
-    private let acknowledgedConsumerTags: Set<String>
-    private let logger: Logger
-    private let state = Mutex(State())
-    private let wake = WakePipe()
-    private let batchesReceived = Atomic<Int>(0)
-    private let connectedGauge: Gauge
-    private let unackedGauge: Gauge
-    private let reconnects: Counter
+    let nodes: [AMQPURL]
+    let options: Options
+    let logger: Logger
+    let mailbox = ConnectionMailbox()
+    let batchesReceived = Atomic<Int>(0)
+    let metrics: ConnectionMetrics
 
     public init(url: AMQPURL, options: Options, logger: Logger) {
         nodes = url.nodes
         self.options = options
-        acknowledgedConsumerTags = Set(options.consumers.indices.filter { !options.consumers[$0].autoAck }
-            .map { Self.consumerTag(options.name, $0) })
         self.logger = logger.with("amqp.connection", options.name)
-        connectedGauge = MessagingMetrics.connected.labels(options.name)
-        unackedGauge = MessagingMetrics.unacked.labels(options.name)
-        reconnects = MessagingMetrics.reconnects.labels(options.name)
+        metrics = ConnectionMetrics(connectionName: options.name)
     }
 
     /// Starts the connection thread; it connects in the background and keeps reconnecting until `stop`.
     public func start() {
-        let thread = Thread { [self] in self.runLoop() }
+        let thread = Thread { [self] in ConnectionLoop(connection: self).run() }
         thread.name = "amqp-\(options.name)"
         thread.start()
     }
 
-    public var isConnected: Bool { state.withLock { $0.connected } }
+    public var isConnected: Bool { mailbox.isConnected }
 
     /// How many `MessageBatch`es arrived (each unpacked into its parts).
     var receivedBatches: Int { batchesReceived.load(ordering: .relaxed) }
@@ -130,19 +42,13 @@ public final class AMQPConnection: Sendable {
     /// Flushes what is queued (replies, acks), closes the connection and ends the thread.
     public func stop() async {
         await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Bool in
-                state.stopping = true
-                if state.finished { return true }
-                state.stopWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() } else { wake.signal() }
+            if !mailbox.requestStop(continuation) { continuation.resume() }
         }
     }
 
     /// Fire-and-forget publish (replies, for instance). Dropped if the broker is unreachable.
     public func publish(_ message: OutgoingMessage) {
-        enqueue(.publish(message))
+        mailbox.enqueue(.publish(message))
     }
 
     /// Publishes on the confirm channel and returns once the broker has taken responsibility for every message.
@@ -150,11 +56,9 @@ public final class AMQPConnection: Sendable {
         guard !messages.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             precondition(options.confirmsPublishes, "publishConfirmed needs Options.confirmsPublishes")
-            let outcome = state.withLock { state -> Enqueued in
-                guard state.connected, !state.stopping else { return .refused }
-                return state.append(.publishConfirmed(messages, continuation))
+            mailbox.enqueueWhileConnected(.publishConfirmed(messages, continuation)) {
+                continuation.resume(throwing: MessagingError.unavailable)
             }
-            finish(outcome) { continuation.resume(throwing: MessagingError.unavailable) }
         }
     }
 
@@ -167,347 +71,44 @@ public final class AMQPConnection: Sendable {
         let bounded = Deadline.current.map { min(timeout, $0.remaining) } ?? timeout
         let milliseconds = max(1, Int(bounded.totalMilliseconds.rounded(.up)))
         var request = message
-        let correlationId = RandomUUID.string()
-        request.correlationId = correlationId
+        request.correlationId = RandomUUID.string()
         request.replyTo = Self.directReplyQueue
         request.expirationMilliseconds = milliseconds
         request.headers.merge(CommandDeadline.headers(timeoutMilliseconds: milliseconds)) { _, deadline in deadline }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
         return try await withCheckedThrowingContinuation { continuation in
-            let outcome = state.withLock { state -> Enqueued in
-                guard state.connected, !state.stopping else { return .refused }
-                state.calls[correlationId] = PendingCall(continuation: continuation, deadline: deadline,
-                                                         queue: message.routingKey, milliseconds: milliseconds)
-                return state.append(.publish(request))
+            let call = ConnectionOperation.PendingCall(waiter: continuation, deadline: deadline,
+                                                       queue: message.routingKey, milliseconds: milliseconds)
+            mailbox.enqueueWhileConnected(.call(request, call)) {
+                continuation.resume(throwing: MessagingError.unavailable)
             }
-            finish(outcome) { continuation.resume(throwing: MessagingError.unavailable) }
         }
     }
 
     public func ack(_ delivery: Delivery) {
         if let batch = delivery.batch, !batch.settlePart() { return }
-        enqueue(.ack(tag: delivery.tag, generation: delivery.generation))
+        mailbox.enqueue(.ack(tag: delivery.tag, generation: delivery.generation))
     }
 
     /// Without requeue the broker dead-letters the message (to the queue's dead-letter queue).
     public func reject(_ delivery: Delivery, requeue: Bool) {
         guard let batch = delivery.batch else {
-            enqueue(.reject(tag: delivery.tag, generation: delivery.generation, requeue: requeue))
+            mailbox.enqueue(.reject(tag: delivery.tag, generation: delivery.generation, requeue: requeue))
             return
         }
         // The broker cannot reject one part of a batch: the part goes back to its queue, or on to the dead-letter
         // queue, as a message of its own, and counts as settled.
-        enqueue(.publish(OutgoingMessage(
+        mailbox.enqueue(.publish(OutgoingMessage(
             routingKey: requeue ? batch.queue : Topology.deadLetterQueue(of: batch.queue), body: delivery.body,
             correlationId: delivery.correlationId, replyTo: delivery.replyTo, messageId: delivery.messageId,
             type: delivery.type, persistent: true, headers: delivery.headers)))
-        if batch.settlePart() { enqueue(.ack(tag: delivery.tag, generation: delivery.generation)) }
+        if batch.settlePart() { mailbox.enqueue(.ack(tag: delivery.tag, generation: delivery.generation)) }
     }
 
     /// Stops taking new deliveries (first step of a graceful stop); stays so across reconnects.
     public func cancelConsumers() async {
         await withCheckedContinuation { continuation in
-            let outcome = state.withLock { state -> Enqueued in
-                state.consuming = false
-                guard state.connected else { return .refused }
-                return state.append(.cancelConsumers(continuation))
-            }
-            finish(outcome) { continuation.resume() }
+            mailbox.stopConsuming(.cancelConsumers(continuation)) { continuation.resume() }
         }
-    }
-
-    private func enqueue(_ operation: Operation) {
-        finish(state.withLock { $0.append(operation) }) {}
-    }
-
-    private enum Enqueued { case queued, queuedNeedsWake, refused }
-
-    private func finish(_ outcome: Enqueued, refused: () -> Void) {
-        switch outcome {
-        case .queuedNeedsWake: wake.signal()
-        case .queued: break
-        case .refused: refused()
-        }
-    }
-
-    // MARK: - The connection thread
-
-    private static func consumerTag(_ connectionName: String, _ index: Int) -> String { "\(connectionName).\(index)" }
-    private func consumerTag(_ index: Int) -> String { Self.consumerTag(options.name, index) }
-    private var replyConsumerTag: String { "\(options.name).replies" }
-
-    private func runLoop() {
-        var session: AMQPSession?
-        var confirms = ConfirmTracker<CheckedContinuation<Void, any Error>>()
-        var unsettled = UnsettledDeliveries()
-        var lifecycle = ConnectionLifecycle(nodes: nodes.count)
-        var lastSweep = DispatchTime.now().uptimeNanoseconds
-        var everConnected = false
-        while true {
-            if state.withLock({ $0.stopping }) {
-                if let session { try? perform(takeOperations(), on: session, confirms: &confirms, unsettled: &unsettled) }
-                session?.close()
-                connectionEnded(reason: .unavailable, confirms: &confirms)
-                finish()
-                return
-            }
-            guard let current = session else {
-                let attempt = lifecycle.attempt()
-                let node = nodes[attempt.node]
-                do {
-                    session = try connect(generation: attempt.generation, node: node)
-                    unsettled.reset()
-                    lifecycle.connected()
-                    state.withLock { $0.connected = true }
-                    connectedGauge.set(1)
-                    if everConnected { reconnects.increment() }
-                    everConnected = true
-                    logger.info("connected to the message broker", ["amqp.url": node.description])
-                } catch {
-                    if lifecycle.failureIsWorthLogging {
-                        logger.warning("cannot reach the message broker; retrying",
-                                       ["amqp.url": node.description, "error": "\(error)"])
-                    }
-                    failQueuedWhileDisconnected()
-                    if let pause = lifecycle.connectFailed() { sleepInterruptibly(seconds: pause) }
-                }
-                continue
-            }
-            do {
-                try perform(takeOperations(), on: current, confirms: &confirms, unsettled: &unsettled)
-                try readAvailable(current, confirms: &confirms, unsettled: &unsettled)
-                unackedGauge.set(Double(unsettled.count))
-            } catch {
-                logger.warning("lost the connection to the message broker; reconnecting", ["error": "\(error)"])
-                current.abandon()
-                session = nil
-                lifecycle.connectionLost()
-                connectedGauge.set(0)
-                unackedGauge.set(0)
-                connectionEnded(reason: .connectionLost, confirms: &confirms)
-            }
-            let now = DispatchTime.now().uptimeNanoseconds
-            if now - lastSweep > 5_000_000 {
-                lastSweep = now
-                expireCalls(now: now)
-            }
-        }
-    }
-
-    private func connect(generation: Int, node: AMQPURL) throws -> AMQPSession {
-        let session = try AMQPSession(url: node, generation: generation)
-        try session.declare(options.topology)
-        if !options.consumers.isEmpty { try session.setPrefetch(options.prefetch) }
-        if options.receivesReplies {
-            try session.consume(queue: Self.directReplyQueue, consumerTag: replyConsumerTag, autoAck: true)
-        }
-        if state.withLock({ $0.consuming }) {
-            for (index, consumer) in options.consumers.enumerated() {
-                try session.consume(queue: consumer.queue, consumerTag: consumerTag(index), autoAck: consumer.autoAck)
-            }
-        }
-        if options.confirmsPublishes { try session.enableConfirms() }
-        return session
-    }
-
-    private func takeOperations() -> [Operation] {
-        state.withLock { state in
-            defer {
-                state.operations.removeAll(keepingCapacity: true)
-                state.wakePending = false
-            }
-            return state.operations
-        }
-    }
-
-    private func perform(_ queued: [Operation], on session: AMQPSession,
-                         confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>,
-                         unsettled: inout UnsettledDeliveries) throws {
-        let operations = Self.coalesced(queued)
-        guard operations.count > 1 || operations.contains(where: \.isSeveralMessages) else {
-            return try send(operations, on: session, confirms: &confirms, unsettled: &unsettled)
-        }
-        try session.corked { () throws(AMQPSession.Failure) in
-            try send(operations, on: session, confirms: &confirms, unsettled: &unsettled)
-        }
-    }
-
-    private func send(_ operations: [Operation], on session: AMQPSession,
-                      confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>,
-                      unsettled: inout UnsettledDeliveries) throws(AMQPSession.Failure) {
-        // Acks in a row go out together (see `UnsettledDeliveries`), before whatever follows them.
-        var acks: [UInt64] = []
-        for (index, operation) in operations.enumerated() {
-            if case .ack(let tag, let generation) = operation {
-                // An ack from before a reconnect is dropped: the broker redelivers that message anyway.
-                if generation == session.generation { acks.append(tag) }
-                continue
-            }
-            do {
-                try sendAcks(&acks, on: session, unsettled: &unsettled)
-            } catch {
-                failUnsent(Array(operations[index...]), reason: .connectionLost)
-                throw error
-            }
-            do {
-                switch operation {
-                case .publish(let message):
-                    try session.publish(message)
-                case .publishConfirmed(let messages, let continuation):
-                    confirms.published(count: messages.count, waiter: continuation)
-                    for message in messages { try session.publish(message, channel: AMQPSession.confirmChannel) }
-                case .reject(let tag, let generation, let requeue) where generation == session.generation:
-                    try session.reject(tag: tag, requeue: requeue)
-                    unsettled.settled(tag)
-                case .ack, .reject:
-                    continue   // from before a reconnect: the broker redelivers that message anyway
-                case .cancelConsumers(let continuation):
-                    for index in options.consumers.indices { try session.cancel(consumerTag: consumerTag(index)) }
-                    continuation.resume()
-                }
-            } catch {
-                // The rest never reached the broker: fail or drop them like everything else in flight. A confirmed
-                // publish that failed is already tracked in `confirms`, which the reconnect path fails.
-                var unsent = Array(operations[(index + 1)...])
-                if case .cancelConsumers = operation { unsent.append(operation) }
-                failUnsent(unsent, reason: .connectionLost)
-                throw error
-            }
-        }
-        try sendAcks(&acks, on: session, unsettled: &unsettled)
-    }
-
-    private func sendAcks(_ acks: inout [UInt64], on session: AMQPSession,
-                          unsettled: inout UnsettledDeliveries) throws(AMQPSession.Failure) {
-        guard !acks.isEmpty else { return }
-        let (upTo, single) = unsettled.acks(for: acks)
-        acks.removeAll(keepingCapacity: true)
-        if let upTo { try session.ack(tag: upTo, multiple: true) }
-        for tag in single { try session.ack(tag: tag) }
-    }
-
-    private func readAvailable(_ session: AMQPSession,
-                               confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>,
-                               unsettled: inout UnsettledDeliveries) throws {
-        if !session.hasBufferedData {
-            let waitingForReplies = state.withLock { !$0.calls.isEmpty }
-            var fds = [pollfd(fd: session.socket, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, nfds_t(fds.count), waitingForReplies ? 5 : 500)
-            if ready <= 0 { return }
-            if fds[1].revents != 0 { wake.drain() }
-            if fds[0].revents == 0 { return }
-        }
-        while let incoming = try session.nextIncoming() {
-            switch incoming {
-            case .delivery(let consumerTag, let delivery):
-                if acknowledgedConsumerTags.contains(consumerTag) { unsettled.delivered(delivery.tag) }
-                dispatch(delivery, consumerTag: consumerTag)
-            case .confirm(let tag, let multiple, let negative):
-                for settled in confirms.settle(tag: tag, multiple: multiple, negative: negative) {
-                    if settled.refused {
-                        settled.waiter.resume(throwing: MessagingError.publishRejected("negative acknowledgement"))
-                    } else {
-                        settled.waiter.resume()
-                    }
-                }
-            case .other:
-                continue
-            }
-        }
-    }
-
-    private func dispatch(_ delivery: Delivery, consumerTag tag: String) {
-        guard delivery.type == MessageBatch.type else { return dispatchOne(delivery, consumerTag: tag) }
-        batchesReceived.add(1, ordering: .relaxed)
-        let consumer = options.consumers.indices.first(where: { consumerTag($0) == tag }).map { options.consumers[$0] }
-        let needsAck = consumer.map { !$0.autoAck } ?? false
-        let parts: [MessageBatch.Part]
-        do {
-            parts = try MessageBatch.decode(delivery.body)
-        } catch {
-            logger.error("dropped a malformed message batch", ["amqp.routing_key": delivery.routingKey])
-            if needsAck { enqueue(.reject(tag: delivery.tag, generation: delivery.generation, requeue: false)) }
-            return
-        }
-        guard !parts.isEmpty else {
-            if needsAck { enqueue(.ack(tag: delivery.tag, generation: delivery.generation)) }
-            return
-        }
-        let settlement = needsAck ? BatchSettlement(parts: parts.count, queue: consumer?.queue ?? delivery.routingKey) : nil
-        for part in parts {
-            var single = delivery
-            single.body = part.body
-            single.correlationId = part.correlationId
-            single.messageId = part.messageId
-            single.type = part.type
-            single.headers = part.headers
-            single.batch = settlement
-            dispatchOne(single, consumerTag: tag)
-        }
-    }
-
-    private func dispatchOne(_ delivery: Delivery, consumerTag tag: String) {
-        if tag == replyConsumerTag {
-            guard let id = delivery.correlationId,
-                  let call = state.withLock({ $0.calls.removeValue(forKey: id) }) else {
-                return   // a reply that came after its call timed out
-            }
-            call.continuation.resume(returning: delivery)
-            return
-        }
-        guard let index = options.consumers.indices.first(where: { consumerTag($0) == tag }) else { return }
-        options.consumers[index].handler(delivery)
-    }
-
-    private func expireCalls(now: UInt64) {
-        let expired = state.withLock { state -> [PendingCall] in
-            let ids = state.calls.filter { $0.value.deadline <= now }.map { $0.key }
-            return ids.compactMap { state.calls.removeValue(forKey: $0) }
-        }
-        for call in expired {
-            MessagingMetrics.rpcTimeouts.labels(call.queue).increment()
-            call.continuation.resume(throwing: MessagingError.timeout(queue: call.queue, milliseconds: call.milliseconds))
-        }
-    }
-
-    private func connectionEnded(reason: MessagingError,
-                                 confirms: inout ConfirmTracker<CheckedContinuation<Void, any Error>>) {
-        let (calls, operations) = state.withLock { state in
-            state.connected = false
-            defer { state.calls = [:]; state.operations = []; state.wakePending = false }
-            return (Array(state.calls.values), state.operations)
-        }
-        calls.forEach { $0.continuation.resume(throwing: reason) }
-        confirms.reset().forEach { $0.resume(throwing: reason) }
-        failUnsent(operations, reason: reason)
-    }
-
-    private func failQueuedWhileDisconnected() {
-        failUnsent(takeOperations(), reason: .unavailable)
-    }
-
-    private func failUnsent(_ operations: [Operation], reason: MessagingError) {
-        for operation in operations {
-            switch operation {
-            case .publishConfirmed(_, let continuation): continuation.resume(throwing: reason)
-            case .cancelConsumers(let continuation): continuation.resume()
-            case .publish, .ack, .reject: continue
-            }
-        }
-    }
-
-    private func sleepInterruptibly(seconds: Double) {
-        var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        if poll(&fds, 1, Int32(seconds * 1000)) > 0 { wake.drain() }
-    }
-
-    private func finish() {
-        let waiters = state.withLock { state in
-            state.finished = true
-            defer { state.stopWaiters = [] }
-            return state.stopWaiters
-        }
-        waiters.forEach { $0.resume() }
     }
 }

@@ -30,6 +30,9 @@ public final class CommandServer: Sendable {
     private let logger: Logger
     private let inFlight = Atomic<Int>(0)
     private let connectionBox = Mutex<AMQPConnection?>(nil)
+    /// One per type the router knows, and one for the rest (`unknown`, so a sender cannot add series).
+    private let series: [String: CommandSeries]
+    private let unknownSeries = CommandSeries(type: "unknown")
 
     /// `queue` defaults to the service's command queue; tests give queues of their own.
     public init(service: ServiceName, queue: String? = nil, url: AMQPURL, router: CommandRouter,
@@ -38,6 +41,7 @@ public final class CommandServer: Sendable {
         let queue = queue ?? service.commandQueue
         self.queue = queue
         self.router = router
+        series = Dictionary(uniqueKeysWithValues: router.types.map { ($0, CommandSeries(type: $0)) })
         self.options = options
         self.logger = logger
         let topology = Topology.commandQueues([queue], eventExchange: options.eventExchange)
@@ -47,7 +51,7 @@ public final class CommandServer: Sendable {
         let connection = AMQPConnection(
             url: url,
             options: .init(name: "\(service.rawValue)-commands", topology: topology, consumers: [consumer],
-                           prefetch: options.prefetch),
+                           prefetch: options.prefetch, batchesMessages: true),
             logger: logger)
         connectionBox.withLock { $0 = connection }
     }
@@ -79,48 +83,42 @@ public final class CommandServer: Sendable {
         }
     }
 
-    /// Counts one command's outcome; the type label is the router's own (an unknown type counts as `unknown`,
-    /// so a sender cannot add series).
-    private func count(_ type: String, _ outcome: String, since started: ContinuousClock.Instant? = nil) {
-        guard MetricsSwitch.isOn else { return }
-        MessagingMetrics.commands.labels(type, outcome).increment()
-        if let started { MessagingMetrics.commandDuration.labels(type).observe(ContinuousClock.now - started) }
-    }
-
     private func handle(_ delivery: Delivery) async {
         let type = delivery.type ?? "unknown"
         let log = logger.with("request.id", delivery.messageId ?? "-").with("msg.type", type)
         guard let route = router.route(type) else {
             log.warning("unknown command type")
-            count("unknown", "unknown_type")
+            unknownSeries.count(.unknownType)
             connection.ack(delivery)
             reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             return
         }
+        let metrics = series[type] ?? unknownSeries
         let started = ContinuousClock.now
         let deadline = CommandDeadline.forHandling(delivery.headers)
         do {
             if let deadline, deadline.hasPassed { throw DeadlineExceeded("the command") }
-            let calls = CommandTrace()
+            // The trace only feeds the debug line: without it, no trace is made or carried.
+            let calls = log.level == .debug ? CommandTrace() : nil
             let answer = try await CommandTrace.$current.withValue(calls) {
                 try await Deadline.$current.withValue(deadline) { try await route(delivery, log) }
             }
             // Counted before the answer leaves, so a caller that reads the metrics next finds its command there.
-            count(type, answer.refused ? "refused" : "ok", since: started)
+            metrics.count(answer.refused ? .refused : .ok, since: started)
             // Acked before the reply goes out: see `AMQPConnection.coalesced` (a reply can cost the connection).
             connection.ack(delivery)
             reply(to: delivery, body: answer.body, headers: answer.headers)
-            log.debug("handled", ["duration_ms": started.millisecondsElapsedText, "calls": calls.summary])
+            log.debug("handled", ["duration_ms": started.millisecondsElapsedText, "calls": calls?.summary ?? "-"])
         } catch let error as DeadlineExceeded {
             // Its caller has stopped waiting (or is about to): running it again would only hold resources.
             log.warning("stopped at the caller's deadline", ["error": "\(error)",
                                                              "duration_ms": started.millisecondsElapsedText])
-            count(type, "timeout", since: started)
+            metrics.count(.timeout, since: started)
             connection.ack(delivery)
             reply(to: delivery, body: failure(Self.timedOut(error)))
         } catch {
-            count(type, (Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1 < options.maxAttempts
-                  ? "retry" : "dead_letter", since: started)
+            metrics.count((Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1 < options.maxAttempts
+                          ? .retry : .deadLetter, since: started)
             await retryOrDeadLetter(delivery, error: error, log: log)
         }
     }

@@ -1,8 +1,7 @@
-/// The connection thread's decisions about connecting, as a value: which attempt (generation) and node come next,
-/// and how long to pause after a failure. The back-off starts at 0.1 s and doubles to 2 s; it applies only once
-/// every node has failed in a row (`BrokerNodeRotation`), and a connection that worked starts it again. The I/O
-/// loop (`AMQPConnection.runLoop`) asks it and does what it says; counters of reconnects belong beside its
-/// `connected()` and `connectionLost()`.
+/// Decisions about connecting, as a value: which attempt (generation) and node come next, and how long to pause
+/// after a failure. The back-off starts at 0.1 s and doubles to 2 s, each pause shortened by its jitter; it applies
+/// only once every node has failed in a row (`BrokerNodeRotation`), and a connection that worked starts it again.
+/// Part of `AMQPConnectionState`, which the I/O loop (`ConnectionLoop`) asks and obeys.
 struct ConnectionLifecycle: Sendable, Equatable {
     static let firstBackoff = 0.1
     static let longestBackoff = 2.0
@@ -14,9 +13,11 @@ struct ConnectionLifecycle: Sendable, Equatable {
     private(set) var connections = 0
     private(set) var backoffSeconds = firstBackoff
     private var rotation: BrokerNodeRotation
+    private var jitter: BackoffJitter
 
-    init(nodes: Int) {
+    init(nodes: Int, jitter: BackoffJitter = .random()) {
         rotation = BrokerNodeRotation(count: nodes)
+        self.jitter = jitter
     }
 
     /// Starts an attempt: its generation and the node to try.
@@ -42,7 +43,7 @@ struct ConnectionLifecycle: Sendable, Equatable {
     mutating func connectFailed() -> Double? {
         guard rotation.connectFailed() else { return nil }
         defer { backoffSeconds = min(backoffSeconds * 2, Self.longestBackoff) }
-        return backoffSeconds
+        return jitter.apply(to: backoffSeconds)
     }
 
     /// An established connection dropped: the next attempt goes to the next node, at once.

@@ -10,8 +10,9 @@ public final class RPCClient: Sendable {
     /// Declares every service's command queue too, so commands wait in their queue while a service restarts.
     public init(url: AMQPURL, name: String, eventExchange: String, logger: Logger) {
         let topology = Topology.commandQueues(ServiceName.allCases.map(\.commandQueue), eventExchange: eventExchange)
-        connection = AMQPConnection(url: url, options: .init(name: name, topology: topology, receivesReplies: true),
-                                    logger: logger)
+        let options = AMQPConnection.Options(name: name, topology: topology, receivesReplies: true,
+                                             batchesMessages: true)
+        connection = AMQPConnection(url: url, options: options, logger: logger)
     }
 
     /// Calls over `bus` (an in-memory one in unit tests).

@@ -41,13 +41,8 @@ public struct ParseAPIClient: Sendable {
         if let restAPIKey { headers.append("X-Parse-REST-API-Key: \(restAPIKey)") }
         let payload = body.map(JSONText.bytes)
         let (timeout, target, sentHeaders) = (timeoutMilliseconds, url, headers)
-        let (status, bytes) = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<(Int, [UInt8]), any Error>) in
-            Self.queue.async {
-                continuation.resume(with: Result {
-                    try Self.perform(method, target, headers: sentHeaders, body: payload, timeoutMilliseconds: timeout)
-                })
-            }
+        let (status, bytes) = try await BlockingCall.run {
+            try Self.perform(method, target, headers: sentHeaders, body: payload, timeoutMilliseconds: timeout)
         }
         let answer = JSONValue.parse(bytes) ?? .null
         guard (200..<300).contains(status) else {
@@ -57,7 +52,6 @@ public struct ParseAPIClient: Sendable {
         return answer
     }
 
-    private static let queue = DispatchQueue(label: "parse-api-client", attributes: .concurrent)
     private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     private final class Download {

@@ -165,7 +165,7 @@ extension WhereTranslator {
         parameters = outer
         var parts: [String] = []
         if !values.isEmpty {
-            let list = parameters.bind(SQLParameters.arrayLiteral(values)) + "::\(column.type.columnType ?? "text")[]"
+            let list = parameters.bind(PostgresArray.literal(values)) + "::\(column.type.columnType ?? "text")[]"
             parts.append("\(column.sql) = ANY(\(list))")
         }
         if allowsNull { parts.append("\(column.sql) IS NULL") }

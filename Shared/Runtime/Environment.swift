@@ -26,6 +26,16 @@ public struct Environment: Sendable {
         return value
     }
 
+    /// `true`/`1`/`yes` or `false`/`0`/`no`, in any case.
+    public func bool(_ key: String, default fallback: Bool) throws -> Bool {
+        guard let text = optional(key) else { return fallback }
+        switch text.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ConfigurationError("\(key) must be true or false, got '\(text)'")
+        }
+    }
+
     /// Comma-separated values, blanks dropped.
     public func list(_ key: String, default fallback: [String]) -> [String] {
         guard let text = optional(key) else { return fallback }

@@ -34,15 +34,22 @@ public struct Logger: Sendable {
 
     public func log(_ lineLevel: LogLevel, _ message: String, _ fields: [String: String] = [:]) {
         guard lineLevel >= level else { return }
-        var line = "{\"time\":\"\(Self.timestamp())\",\"level\":\"\(lineLevel.name)\",\"service\":"
-        line += JSONString.quote(service) + ",\"msg\":" + JSONString.quote(message)
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line += "{\"time\":\"\(Self.timestamp())\",\"level\":\"\(lineLevel.name)\",\"service\":".utf8
+        JSONEscaping.write(service, into: &line)
+        line += ",\"msg\":".utf8
+        JSONEscaping.write(message, into: &line)
         for (key, value) in metadata.merging(fields, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key }) {
-            line += "," + JSONString.quote(key) + ":" + JSONString.quote(value)
+            line.append(UInt8(ascii: ","))
+            JSONEscaping.write(key, into: &line)
+            line.append(UInt8(ascii: ":"))
+            JSONEscaping.write(value, into: &line)
         }
-        line += "}\n"
+        line += "}\n".utf8
         // One write(2) per line keeps lines from concurrent tasks whole.
-        line.utf8CString.withUnsafeBufferPointer { buffer in
-            _ = write(2, buffer.baseAddress, buffer.count - 1)
+        line.withUnsafeBufferPointer { buffer in
+            _ = write(2, buffer.baseAddress, buffer.count)
         }
     }
 

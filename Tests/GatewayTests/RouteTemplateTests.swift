@@ -56,3 +56,26 @@ import Testing
         #expect(!InstrumentedResponder.isLoopback(""))
     }
 }
+
+@Suite struct RouteTemplateIndexTests {
+    @Test func everyTemplateHasOneIndexAndNamesAreDistinct() {
+        #expect(Set(RouteTemplate.names).count == RouteTemplate.names.count)
+        for path in ["classes/Cat", "users/me", "health/ready", "nothing", "", "login/x", "push/abc"] {
+            #expect(RouteTemplate.names[RouteTemplate.index(of: path)] == RouteTemplate.of(path))
+        }
+        #expect(RouteTemplate.names[RouteTemplate.index(of: nil)] == "outside_mount")
+    }
+
+    @Test func deeperPathsOfKnownRoutesAreTheirOther() {
+        #expect(RouteTemplate.of("files/a/b/c") == "files/other")
+        #expect(RouteTemplate.of("users/me/extra") == "users/other")
+        #expect(RouteTemplate.of("classes//x") == "classes/:className/:objectId")
+        #expect(RouteTemplate.of("analytics/requests") == "analytics/requests")
+        #expect(RouteTemplate.of("analytics/other") == "analytics/other")
+    }
+
+    @Test func methodsMapToTheirLabel() {
+        #expect(RouteTemplate.methods[RouteTemplate.methodIndex("DELETE")] == "DELETE")
+        #expect(RouteTemplate.methods[RouteTemplate.methodIndex("brew")] == "other")
+    }
+}

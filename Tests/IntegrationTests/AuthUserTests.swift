@@ -193,6 +193,14 @@ extension IntegrationSuite {
             #expect(deleteOwn.status == 200)
             #expect(try await AuthAPI.login(alice.username, "new-pass").status == 404)
             #expect(try await AuthAPI.send("GET", "/users/me", token: fresh).status == 400)
+            // parse-server keeps a deleted user's sessions: an SDK still holding the token goes on working with it
+            // (the Parse PHP SDK's suite signs the next user up with it).
+            let leftOver = try await AuthAPI.send("GET", "/sessions/me", token: fresh)
+            #expect(leftOver.status == 200)
+            #expect((leftOver.json?["user"] as? [String: Any])?["objectId"] as? String == alice.id)
+            let next = try await AuthAPI.send("POST", "/users", ["username": "after-\(alice.username)", "password": "p1"],
+                                              token: fresh)
+            #expect(next.status == 201)
         }
 
         /// parse-server checks the e-mail configuration before the request's address.

@@ -41,6 +41,13 @@ extension IntegrationSuite {
             #expect(exists.text == #"{"code":255,"error":"Field score exists, cannot update."}"#)
             let missing = try await PostsHTTP.send("PUT", "/schemas/\(cls)", ["fields": ["nope": ["__op": "Delete"]]], master: true)
             #expect(missing.text == #"{"code":255,"error":"Field nope does not exist, cannot delete."}"#)
+            let indexAgain = try await PostsHTTP.send("PUT", "/schemas/\(cls)", ["indexes": ["score_1": ["score": 1]]], master: true)
+            #expect(indexAgain.text == #"{"code":102,"error":"Index score_1 exists, cannot update."}"#)
+            let noIndex = try await PostsHTTP.send("PUT", "/schemas/\(cls)", ["indexes": ["nope": ["__op": "Delete"]]], master: true)
+            #expect(noIndex.text == #"{"code":102,"error":"Index nope does not exist, cannot delete."}"#)
+            // As parse-server on PostgreSQL: the primary key's `_id_` stays once the class's own index is gone.
+            let dropIndex = try await PostsHTTP.send("PUT", "/schemas/\(cls)", ["indexes": ["score_1": ["__op": "Delete"]]], master: true)
+            #expect((dropIndex.json?["indexes"] as? [String: [String: Int]]) == ["_id_": ["_id": 1]])
             let dropField = try await PostsHTTP.send("PUT", "/schemas/\(cls)", ["fields": ["team": ["__op": "Delete"]]], master: true)
             #expect((dropField.json?["fields"] as? [String: Any])?["team"] == nil)
 

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ConnectionLifecycleUnitTests {
     @Test func eachAttemptHasANewGeneration() {
-        var lifecycle = ConnectionLifecycle(nodes: 1)
+        var lifecycle = ConnectionLifecycle(nodes: 1, jitter: .none)
         #expect(lifecycle.attempt().generation == 1)
         _ = lifecycle.connectFailed()
         #expect(lifecycle.attempt().generation == 2)
@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func theBackoffDoublesToTwoSecondsAndAConnectionResetsIt() {
-        var lifecycle = ConnectionLifecycle(nodes: 1)
+        var lifecycle = ConnectionLifecycle(nodes: 1, jitter: .none)
         var pauses: [Double] = []
         for _ in 0..<7 {
             _ = lifecycle.attempt()
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func onAClusterEveryNodeIsTriedBeforeAPause() {
-        var lifecycle = ConnectionLifecycle(nodes: 3)
+        var lifecycle = ConnectionLifecycle(nodes: 3, jitter: .none)
         #expect(lifecycle.attempt().node == 0)
         #expect(lifecycle.connectFailed() == nil)
         #expect(lifecycle.attempt().node == 1)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aLostConnectionMovesToTheNextNodeWithoutAPause() {
-        var lifecycle = ConnectionLifecycle(nodes: 2)
+        var lifecycle = ConnectionLifecycle(nodes: 2, jitter: .none)
         _ = lifecycle.attempt()
         lifecycle.connected()
         #expect(lifecycle.connections == 1)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func onlyTheFirstAndTheLongestFailuresOfOneNodeAreLogged() {
-        var lifecycle = ConnectionLifecycle(nodes: 1)
+        var lifecycle = ConnectionLifecycle(nodes: 1, jitter: .none)
         var logged: [Bool] = []
         for _ in 0..<7 {
             _ = lifecycle.attempt()
@@ -59,37 +59,22 @@ import Testing
         }
         #expect(logged == [true, false, false, false, false, true, true])
     }
-}
 
-@Suite struct MessageCoalescingUnitTests {
-    private func message(_ queue: String, _ body: String = "{}", persistent: Bool = false) -> OutgoingMessage {
-        OutgoingMessage(routingKey: queue, body: Array(body.utf8), replyTo: "amq.rabbitmq.reply-to", persistent: persistent)
-    }
-
-    private func published(_ operations: [AMQPConnection.Operation]) -> [OutgoingMessage] {
-        operations.compactMap { if case .publish(let message) = $0 { message } else { nil } }
-    }
-
-    @Test func smallMessagesForOneQueueLeaveAsOneBatch() {
-        let out = AMQPConnection.coalesced([.publish(message("posts")), .publish(message("posts")), .publish(message("votes"))])
-        let messages = published(out)
-        #expect(messages.count == 2)
-        #expect(messages[0].routingKey == "posts" && messages[0].type == MessageBatch.type)
-        #expect(messages[1].routingKey == "votes" && messages[1].type != MessageBatch.type)
-    }
-
-    @Test func settlementsGoBeforeTheBatchedReplies() {
-        let out = AMQPConnection.coalesced([.publish(message("r")), .ack(tag: 1, generation: 1), .publish(message("r"))])
-        guard case .ack = out.first else {
-            Issue.record("the ack did not go first: \(out.count) operations")
-            return
+    @Test func jitterShortensEachPauseByAtMostItsFractionAndFollowsItsSeed() {
+        func pauses(seed: UInt64) -> [Double] {
+            var lifecycle = ConnectionLifecycle(nodes: 1, jitter: BackoffJitter(fraction: 0.2, seed: seed))
+            return (0..<7).map { _ in
+                _ = lifecycle.attempt()
+                return lifecycle.connectFailed() ?? -1
+            }
         }
-        #expect(published(out).count == 1)
-    }
-
-    @Test func persistentMessagesTravelAlone() {
-        let out = AMQPConnection.coalesced([.publish(message("e", persistent: true)), .publish(message("e", persistent: true))])
-        #expect(published(out).count == 2)
-        #expect(published(out).allSatisfy { $0.type != MessageBatch.type })
+        let uncapped = [0.1, 0.2, 0.4, 0.8, 1.6, 2, 2]
+        let jittered = pauses(seed: 42)
+        #expect(jittered == pauses(seed: 42))
+        #expect(jittered != pauses(seed: 43))
+        for (pause, full) in zip(jittered, uncapped) {
+            #expect(pause <= full && pause >= full * 0.8)
+        }
+        #expect(jittered != uncapped)
     }
 }

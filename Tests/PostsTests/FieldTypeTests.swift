@@ -49,6 +49,6 @@ struct FieldTypeTests {
     }
 
     @Test func arrayLiteralsQuoteEveryElement() {
-        #expect(SQLParameters.arrayLiteral(["*", "a\"b", "c\\d", "role:x,y"]) == #"{"*","a\"b","c\\d","role:x,y"}"#)
+        #expect(PostgresArray.literal(["*", "a\"b", "c\\d", "role:x,y"]) == #"{"*","a\"b","c\\d","role:x,y"}"#)
     }
 }

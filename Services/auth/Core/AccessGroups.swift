@@ -28,10 +28,7 @@ struct AccessGroups: Sendable {
     }
 
     /// The caller's entries as a PostgreSQL text array literal, for `acl ?| $n`-style filters.
-    var postgresArray: String {
-        "{" + entries.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
-    }
+    var postgresArray: String { PostgresArray.literal(entries) }
 
     /// SQL that is true when the row's ACL lets these groups read it; `$index` is `postgresArray`.
     static func readableSQL(aclColumn: String, parameter index: Int) -> String {

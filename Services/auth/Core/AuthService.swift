@@ -12,7 +12,7 @@ public enum AuthService {
         name: .auth,
         migrations: [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
                      PasswordPolicyMigration.migration, EmailTokenMigration.migration,
-                     IdempotencyMigration.migration(version: 6)],
+                     IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration],
         registerCommands: { router, pool, calls, jobs in
             // Refusing to run with a misread lockout or session length is safer than guessing.
             let settings = try AuthSettings.fromEnvironment()

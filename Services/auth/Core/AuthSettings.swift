@@ -19,6 +19,10 @@ struct AuthSettings: Sendable {
     var passwordPolicy: PasswordPolicy?
     /// Verification and password reset mails.
     var email = EmailSettings()
+    /// `PARSE_REVOKE_SESSIONS_ON_USER_DELETE`: deleting a user also ends its sessions. Off by default because
+    /// parse-server keeps them (a left-over token still authenticates as that user id, without roles here), and
+    /// the official SDKs' suites rely on a deleted user's token still being accepted.
+    var revokeSessionsOnUserDelete = false
 
     struct Lockout: Sendable, Equatable {
         var durationMinutes: Int
@@ -37,6 +41,7 @@ struct AuthSettings: Sendable {
         settings.providers = try AuthProviders.fromEnvironment(env)
         if let text = env.optional("PARSE_SERVER_PASSWORD_POLICY") { settings.passwordPolicy = try PasswordPolicy.parse(text) }
         settings.email = try EmailSettings.fromEnvironment(env)
+        settings.revokeSessionsOnUserDelete = try env.bool("PARSE_REVOKE_SESSIONS_ON_USER_DELETE", default: false)
         return settings
     }
 

@@ -43,11 +43,6 @@ struct EmailSettings: Sendable {
     }
 
     private static func flag(_ env: Environment, _ key: String) throws -> Bool {
-        guard let text = env.optional(key) else { return false }
-        switch text.lowercased() {
-        case "true", "1", "yes": return true
-        case "false", "0", "no": return false
-        default: throw ConfigurationError("\(key) must be true or false, got '\(text)'")
-        }
+        try env.bool(key, default: false)
     }
 }

@@ -155,10 +155,18 @@ struct UserHandler: Sendable {
         guard let user = try await users.find(id: id), groups.canWrite(user.acl) else {
             throw ParseError(.objectNotFound, "Object not found.")
         }
+        let triggers = UserTriggers(request: request)
+        let deleted = user.json(showEmail: true)
+        try await triggers.beforeDelete(deleted)
+        let names = await request.triggers(of: UserTriggers.userClass)
         let sessions = self.sessions
+        let revokeSessions = settings.revokeSessionsOnUserDelete
         try await pool.transaction { connection in
-            try await sessions.revoke(where: "user_id = $1", [id], reason: "user-deleted", on: connection)
+            if revokeSessions {
+                try await sessions.revoke(where: "user_id = $1", [id], reason: "user-deleted", on: connection)
+            }
             _ = try await connection.query("DELETE FROM users WHERE id = $1", [id])
+            try await triggers.afterDelete(deleted, names: names, on: connection)
         }
         return AuthResponses.empty
     }

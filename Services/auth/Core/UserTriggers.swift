@@ -4,8 +4,8 @@ import ParseWire
 import ServiceKit
 import Storage
 
-/// Cloud Code triggers around users: `_User` beforeSave on signup and update, beforeLogin and afterLogin (on
-/// `_User`, as parse-server registers them) and afterLogout (on `_Session`).
+/// Cloud Code triggers around users: `_User` beforeSave on signup and update, beforeDelete and afterDelete,
+/// beforeLogin and afterLogin (on `_User`, as parse-server registers them) and afterLogout (on `_Session`).
 struct UserTriggers: Sendable {
     static let userClass = "_User"
     static let sessionClass = "_Session"
@@ -49,6 +49,20 @@ struct UserTriggers: Sendable {
         guard let cloud = request.cloud, await request.triggers(of: Self.userClass).contains(.beforeLogin) else { return }
         let trigger = request.triggerRequest.trigger(.beforeLogin, Self.userClass, object: .object(Self.visible(user)))
         _ = try await cloud.run(trigger, requestId: request.requestId, identity: request.identity)
+    }
+
+    /// `_User` beforeDelete: may refuse the deletion of `user` by throwing.
+    func beforeDelete(_ user: [String: JSONValue]) async throws {
+        guard let cloud = request.cloud, await request.triggers(of: Self.userClass).contains(.beforeDelete) else { return }
+        let trigger = request.triggerRequest.trigger(.beforeDelete, Self.userClass, object: .object(Self.visible(user)))
+        _ = try await cloud.run(trigger, requestId: request.requestId, identity: request.identity)
+    }
+
+    /// `_User` afterDelete, into the outbox of the deletion's transaction, with the user as it was.
+    func afterDelete(_ user: [String: JSONValue], names: Set<TriggerName>, on connection: PostgresConnection) async throws {
+        guard let cloud = request.cloud, names.contains(.afterDelete) else { return }
+        let trigger = request.triggerRequest.trigger(.afterDelete, Self.userClass, object: .object(Self.visible(user)))
+        try await cloud.enqueue(trigger, requestId: request.requestId, identity: request.identity, on: connection)
     }
 
     /// afterLogin, into the outbox of the login's transaction; it runs as the user who logged in.

@@ -34,7 +34,7 @@ struct JobStatusStore: Sendable {
             result = try await pool.query("""
                 SELECT \(Self.columns) FROM job_status WHERE object_id = ANY($1::text[])
                 ORDER BY created_at \(order), object_id LIMIT $2 OFFSET $3
-                """, [SQLParameters.arrayLiteral(objectIds), limit, skip])
+                """, [PostgresArray.literal(objectIds), limit, skip])
         } else {
             result = try await pool.query("""
                 SELECT \(Self.columns) FROM job_status ORDER BY created_at \(order), object_id LIMIT $1 OFFSET $2

@@ -34,14 +34,21 @@ struct GatewayResponder: HTTPResponder {
     }
 
     /// The path below the mount without its leading slash, or nil for a path outside the mount.
+    /// Compared as UTF-8 bytes (the mount and the slashes are ASCII): every request asks this a few times, and
+    /// comparing characters would segment the whole path into graphemes each time.
     func routePath(_ path: String) -> String? {
         let mount = configuration.mountPath
-        if mount == "/" { return String(path.drop(while: { $0 == "/" })) }
-        guard path.hasPrefix(mount) else { return nil }
-        var rest = path.dropFirst(mount.count)
-        guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
-        while rest.hasSuffix("/") { rest = rest.dropLast() }   // `/parse/health/` is `/parse/health`, as in Express
-        return String(rest.drop(while: { $0 == "/" }))
+        let slash = UInt8(ascii: "/")
+        var rest = Substring(path)
+        if mount != "/" {
+            guard path.utf8.starts(with: mount.utf8) else { return nil }
+            rest = path[path.utf8.index(path.utf8.startIndex, offsetBy: mount.utf8.count)...]
+            guard rest.isEmpty || rest.utf8.first == slash else { return nil }
+            // `/parse/health/` is `/parse/health`, as in Express.
+            while rest.utf8.last == slash { rest = rest[..<rest.utf8.index(before: rest.utf8.endIndex)] }
+        }
+        let start = rest.utf8.firstIndex(where: { $0 != slash }) ?? rest.utf8.endIndex
+        return String(rest[start...])
     }
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
@@ -55,9 +62,10 @@ struct GatewayResponder: HTTPResponder {
         let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
         let started = ContinuousClock.now
-        let trace = CommandTrace()
+        // The trace only feeds the debug line: without it, no trace is made or carried.
+        let trace = log.level == .debug ? CommandTrace() : nil
         let response = await CommandTrace.$current.withValue(trace) { await route(request, requestId: requestId, log: log) }
-        log.debug("request", ["http.method": request.method, "http.path": request.path, "msg.type": trace.summary,
+        log.debug("request", ["http.method": request.method, "http.path": request.path, "msg.type": trace?.summary ?? "-",
                               "http.status": String(response.status), "duration_ms": started.millisecondsElapsedText])
         return response
     }

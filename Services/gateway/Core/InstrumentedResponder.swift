@@ -54,9 +54,10 @@ struct InstrumentedResponder: HTTPStreamingResponder {
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double?) {
         let route = inner.inner.routePath(request.path)
-        metrics?.count(route: RouteTemplate.of(route), method: request.method, status: response.status, seconds: seconds)
-        if let requestCounts, let route, request.method != "OPTIONS" {
-            requestCounts.record(method: request.method, route: route, status: response.status)
+        let template = RouteTemplate.index(of: route)
+        metrics?.count(template: template, method: request.method, status: response.status, seconds: seconds)
+        if let requestCounts, route != nil, request.method != "OPTIONS" {
+            requestCounts.record(method: request.method, template: template, status: response.status)
         }
     }
 

@@ -27,8 +27,8 @@ struct SessionAwareResponder: HTTPResponder {
 
     /// The route is checked first: it is cheap, and only those few routes need their body read again.
     private func effect(of request: HTTPRequest) -> SessionEffect {
-        guard let path = inner.routePath(request.path) else { return [] }
         guard request.method == "POST" || request.method == "PUT" || request.method == "DELETE" else { return [] }
+        guard let path = inner.routePath(request.path) else { return [] }
         // A PUT has an effect on every route where some write has one: other routes skip reading the body again.
         guard path == "batch" || SessionEffect(method: "PUT", route: path) != [] else { return [] }
         let body = try? JSONBody(request.body)

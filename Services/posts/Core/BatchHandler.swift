@@ -13,7 +13,9 @@ struct BatchHandler {
 
     let handler: PostsHandler
 
-    func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {
+    /// A transactional batch holds one connection, and its transaction, for all its items (their triggers run inside
+    /// it); the items of any other batch borrow connections as single requests do.
+    func handle(_ request: RESTRequest, connections: StatementConnections, inTransaction: Bool) async throws -> RESTResponse {
         let body = try RequestBody.object(request.body)
         guard let items = body["requests"]?.arrayValue else { throw ParseError(.invalidJSON, "requests must be an array") }
         let transactional = body["transaction"]?.boolValue == true
@@ -28,13 +30,15 @@ struct BatchHandler {
         if transactional && !inTransaction {
             let handler = self.handler
             do {
-                let results = try await connection.transaction { connection in
-                    var results: [JSONValue] = []
-                    for sub in subRequests {
-                        let response = try await handler.handle(try sub.get(), on: connection, inTransaction: true)
-                        results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
+                let results = try await connections.run { connection in
+                    try await connection.transaction { connection in
+                        var results: [JSONValue] = []
+                        for sub in subRequests {
+                            let response = try await handler.handle(try sub.get(), on: connection, inTransaction: true)
+                            results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
+                        }
+                        return results
                     }
-                    return results
                 }
                 return PostsHandler.json(200, .array(results))
             } catch is ParseError {
@@ -44,7 +48,7 @@ struct BatchHandler {
         var results: [JSONValue] = []
         for sub in subRequests {
             do {
-                let response = try await handler.handle(try sub.get(), on: connection, inTransaction: inTransaction)
+                let response = try await handler.handle(try sub.get(), connections: connections, inTransaction: inTransaction)
                 results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
             } catch let error as ParseError {
                 if inTransaction { throw error }

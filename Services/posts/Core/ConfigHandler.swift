@@ -57,7 +57,7 @@ struct ConfigHandler {
                 ON CONFLICT ("objectId") DO UPDATE SET "updatedAt" = $1::timestamptz,
                     params = (COALESCE(c.params, '{}'::jsonb) || $2::jsonb) - $3::text[],
                     "masterKeyOnly" = COALESCE(c."masterKeyOnly", '{}'::jsonb) || $4::jsonb
-                """, [now, JSONValue.object(change.set).compactText, SQLParameters.arrayLiteral(change.deleted),
+                """, [now, JSONValue.object(change.set).compactText, PostgresArray.literal(change.deleted),
                       JSONValue.object(change.masterKeyOnly.mapValues { .bool($0) }).compactText])
             let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "config.updated.v1",
                                    time: ParseDate.string(from: Date()), subject: "config",

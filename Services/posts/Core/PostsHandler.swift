@@ -15,8 +15,14 @@ struct PostsHandler: Sendable {
     /// write; otherwise each write has a transaction of its own.
     func handle(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool = false,
                 logger: Logger? = nil) async throws -> RESTResponse {
+        try await handle(request, connections: .held(connection), inTransaction: inTransaction, logger: logger)
+    }
+
+    /// Handles one call with connections from `connections`, step by step (see `StatementConnections`).
+    func handle(_ request: RESTRequest, connections: StatementConnections, inTransaction: Bool = false,
+                logger: Logger? = nil) async throws -> RESTResponse {
         do {
-            return try await route(request, on: connection, inTransaction: inTransaction)
+            return try await route(request, connections: connections, inTransaction: inTransaction)
         } catch let error as PostgresError where !error.isConnectionFailure {
             guard let answer = Self.clientError(error) else { throw error }
             // The client gets a Parse error; PostgreSQL's own words stay in the log.
@@ -33,53 +39,62 @@ struct PostsHandler: Sendable {
         return error.queryError
     }
 
-    private func route(_ request: RESTRequest, on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {
+    private func route(_ request: RESTRequest, connections: StatementConnections,
+                       inTransaction: Bool) async throws -> RESTResponse {
+        let context = self.context
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch (parts.first ?? "", parts.count) {
         case ("classes", 2), ("classes", 3):
             // Also refuses the `_`-prefixed system classes other than those kept here: auth owns the others.
             try PlatformClasses.requireClassName(parts[1])
             return try await objects(request, className: parts[1], objectId: parts.count == 3 ? parts[2] : nil,
-                                     on: connection, inTransaction: inTransaction)
+                                     connections: connections, inTransaction: inTransaction)
         case ("installations", 1), ("installations", 2):
             return try await objects(request, className: PlatformClasses.installation,
-                                     objectId: parts.count == 2 ? parts[1] : nil, on: connection, inTransaction: inTransaction)
+                                     objectId: parts.count == 2 ? parts[1] : nil, connections: connections,
+                                     inTransaction: inTransaction)
         case ("config", 1):
-            return try await ConfigHandler(context: context).handle(request, on: connection)
+            return try await connections.run { try await ConfigHandler(context: context).handle(request, on: $0) }
         case ("events", 1), ("events", 2):
-            return try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil,
-                                                                       on: connection)
+            return try await connections.run {
+                try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil, on: $0)
+            }
         case ("analytics", 2) where parts[1] == "requests":
-            return try await RequestCountsHandler.read(request, identity: context.identity, on: connection)
+            return try await connections.run { try await RequestCountsHandler.read(request, identity: context.identity, on: $0) }
         case ("push", 1):
-            return try await PushHandler(context: context).handle(request, on: connection)
+            return try await connections.run { try await PushHandler(context: context).handle(request, on: $0) }
         case ("push_audiences", 1), ("push_audiences", 2):
             // parse-server's AudiencesRouter: the master key for everything, `query` answered as an object.
             guard context.identity.isMaster || context.identity.isReadOnlyMaster else { return SchemasHandler.masterKeyRequired }
             let answer = try await objects(request, className: PlatformClasses.audience,
-                                           objectId: parts.count == 2 ? parts[1] : nil, on: connection, inTransaction: inTransaction)
+                                           objectId: parts.count == 2 ? parts[1] : nil, connections: connections,
+                                           inTransaction: inTransaction)
             return request.method == "GET" ? AudienceAnswers.parsingQueries(answer) : answer
         case ("batch", 1):
             guard request.method == "POST" else { break }
-            return try await BatchHandler(handler: self).handle(request, on: connection, inTransaction: inTransaction)
+            return try await BatchHandler(handler: self).handle(request, connections: connections, inTransaction: inTransaction)
         case ("schemas", 1), ("schemas", 2):
-            return try await SchemasHandler(context: context).handle(request, className: parts.count == 2 ? parts[1] : nil,
-                                                                      on: connection)
+            return try await connections.run {
+                try await SchemasHandler(context: context).handle(request, className: parts.count == 2 ? parts[1] : nil, on: $0)
+            }
         case ("purge", 2):
             guard request.method == "DELETE" else { break }
-            return try await SchemasHandler(context: context).purge(parts[1], on: connection)
+            return try await connections.run { try await SchemasHandler(context: context).purge(parts[1], on: $0) }
         case ("serverInfo", 1):
             return try ServerInfoHandler.handle(request, identity: context.identity)
         case ("aggregate", 2):
-            return try await AggregateHandler(context: context, connection: connection).handle(request, className: parts[1])
+            return try await connections.run {
+                try await AggregateHandler(context: context, connection: $0).handle(request, className: parts[1])
+            }
         default:
             break
         }
         throw ParseError.noSuchRoute(request.method, "/\(request.path)")
     }
 
+    /// Cloud Code runs between the steps that borrow a connection, never inside one (see `StatementConnections`).
     private func objects(_ request: RESTRequest, className: String, objectId: String?,
-                         on connection: PostgresConnection, inTransaction: Bool) async throws -> RESTResponse {
+                         connections: StatementConnections, inTransaction: Bool) async throws -> RESTResponse {
         let context = self.context
         let operation = switch (request.method, objectId) {
         case ("GET", nil): "find"
@@ -90,7 +105,7 @@ struct PostsHandler: Sendable {
         }
         try PlatformClasses.checkAccess(operation, className: className, identity: context.identity)
         if className == PlatformClasses.installation, request.method == "POST" && objectId == nil || request.method == "PUT" {
-            return try await installationWrite(request, objectId: objectId, on: connection, inTransaction: inTransaction)
+            return try await installationWrite(request, objectId: objectId, connections: connections, inTransaction: inTransaction)
         }
         var request = request
         if className == PlatformClasses.audience, request.method == "POST" {
@@ -105,10 +120,17 @@ struct PostsHandler: Sendable {
             let triggers = await context.triggers(of: className)
             if let triggers, triggers.has(.beforeFind) { merged = try await triggers.beforeFind(merged) }
             let options = try QueryOptions(find: merged)
-            var reader = ObjectReader(context: context, connection: connection)
-            reader.mayCreateIndexes = !inTransaction
-            if options.explain { return Self.json(200, .object(["results": try await reader.explain(className, options: options)])) }
-            let found = try await reader.find(className, options: options)
+            if options.explain {
+                let plan = try await connections.run {
+                    try await ObjectReader(context: context, connection: $0).explain(className, options: options)
+                }
+                return Self.json(200, .object(["results": plan]))
+            }
+            let found = try await connections.run { connection in
+                var reader = ObjectReader(context: context, connection: connection)
+                reader.mayCreateIndexes = !inTransaction
+                return try await reader.find(className, options: options)
+            }
             var results = found.results
             if let triggers, triggers.has(.afterFind) { results = try await triggers.afterFind(results) }
             var body: [String: JSONValue] = ["results": .array(results)]
@@ -116,7 +138,9 @@ struct PostsHandler: Sendable {
             return Self.json(200, .object(body))
         case ("GET", let id?):
             let options = try QueryOptions(get: QueryOptions.merge(query: request.query, body: request.body))
-            let object = try await ObjectReader(context: context, connection: connection).get(className, objectId: id, options: options)
+            let object = try await connections.run {
+                try await ObjectReader(context: context, connection: $0).get(className, objectId: id, options: options)
+            }
             if let triggers = await context.triggers(of: className), triggers.has(.afterFind) {
                 // parse-server runs afterFind for a get too; an answer without the object is a 101.
                 guard let first = try await triggers.afterFind([.object(object)]).first?.objectValue else {
@@ -132,7 +156,7 @@ struct PostsHandler: Sendable {
                 (body, changed) = try await triggers.beforeSave(body, objectId: nil, original: nil)
             }
             let changes = body
-            let created = try await write(on: connection, inTransaction) { connection in
+            let created = try await write(connections, inTransaction) { connection in
                 try await ObjectWriter(context: context, connection: connection).create(className, body: changes)
             }
             return Self.json(201, .object(BeforeSaveMerge.answer(created.body, changed: changed, changes: changes)),
@@ -141,22 +165,24 @@ struct PostsHandler: Sendable {
             var body = try RequestBody.object(request.body)
             var changed: [String] = []
             if let triggers = await context.triggers(of: className), triggers.has(.beforeSave) {
-                let original = try await ObjectReader(context: context, connection: connection)
-                    .get(className, objectId: id, options: QueryOptions(get: [:]))
+                let original = try await connections.run {
+                    try await ObjectReader(context: context, connection: $0).get(className, objectId: id, options: QueryOptions(get: [:]))
+                }
                 (body, changed) = try await triggers.beforeSave(body, objectId: id, original: original)
             }
             let changes = body
-            let answer = try await write(on: connection, inTransaction) { connection in
+            let answer = try await write(connections, inTransaction) { connection in
                 try await ObjectWriter(context: context, connection: connection).update(className, objectId: id, body: changes)
             }
             return Self.json(200, .object(BeforeSaveMerge.answer(answer, changed: changed, changes: changes)))
         case ("DELETE", let id?):
             if let triggers = await context.triggers(of: className), triggers.has(.beforeDelete) {
-                let object = try await ObjectReader(context: context, connection: connection)
-                    .get(className, objectId: id, options: QueryOptions(get: [:]))
+                let object = try await connections.run {
+                    try await ObjectReader(context: context, connection: $0).get(className, objectId: id, options: QueryOptions(get: [:]))
+                }
                 try await triggers.beforeDelete(object)
             }
-            try await write(on: connection, inTransaction) { connection in
+            try await write(connections, inTransaction) { connection in
                 try await ObjectWriter(context: context, connection: connection).delete(className, objectId: id)
             }
             return Self.json(200, .object([:]))
@@ -166,12 +192,12 @@ struct PostsHandler: Sendable {
     }
 
     /// An `_Installation` create or update, which may become an update of the device's existing row.
-    private func installationWrite(_ request: RESTRequest, objectId: String?, on connection: PostgresConnection,
+    private func installationWrite(_ request: RESTRequest, objectId: String?, connections: StatementConnections,
                                    inTransaction: Bool) async throws -> RESTResponse {
         let context = self.context, className = PlatformClasses.installation
         try ClassPermissions.refuseReadOnlyMaster(context.identity, objectId == nil ? "create" : "update")
         let sent = try RequestBody.object(request.body)
-        let (status, body, createdId) = try await write(on: connection, inTransaction) { connection in
+        let (status, body, createdId) = try await write(connections, inTransaction) { connection in
             let current = try await SchemaStore.load(className, on: connection)
             let schema = try await SchemaStore.ensure(className, fields: PlatformClasses.defaultFields[className] ?? [:],
                                                       current: current, on: connection)
@@ -191,10 +217,12 @@ struct PostsHandler: Sendable {
         return Self.json(201, .object(body), headers: ["Location": "\(request.serverURL)/classes/\(className)/\(createdId)"])
     }
 
-    private func write<T: Sendable>(on connection: PostgresConnection, _ inTransaction: Bool,
+    private func write<T: Sendable>(_ connections: StatementConnections, _ inTransaction: Bool,
                                     _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        if inTransaction { return try await body(connection) }
-        return try await connection.transaction(body)
+        try await connections.run { connection in
+            if inTransaction { return try await body(connection) }
+            return try await connection.transaction(body)
+        }
     }
 
     static func json(_ status: Int, _ body: JSONValue, headers: [String: String] = [:]) -> RESTResponse {

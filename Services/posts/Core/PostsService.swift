@@ -39,10 +39,9 @@ public enum PostsService {
                                              users: users, cloud: cloud,
                                              triggerRequest: TriggerRequestInfo(command.payload))
                 let handler = PostsHandler(context: context)
+                // Connections are borrowed step by step, so none is held while Cloud Code runs a trigger.
                 return try await once.handle(command) {
-                    try await pool.withConnection { connection in
-                        try await handler.handle(command.payload, on: connection, logger: logger)
-                    }
+                    try await handler.handle(command.payload, connections: .pool(pool), logger: logger)
                 }
             }
         })

@@ -136,13 +136,21 @@ struct SchemasHandler {
                                            [className, permissions.isNull ? nil : permissions.compactText])
         }
         if let indexes = body["indexes"]?.objectValue {
+            // parse-server on PostgreSQL records the primary key's index as `_id_` the first time a class's
+            // indexes are set, so a class keeps an `indexes` entry after its last own index is deleted.
+            _ = try await connection.query(
+                "UPDATE parse_schema SET indexes = '{\"_id_\":{\"_id\":1}}'::jsonb WHERE class_name = $1 AND indexes = '{}'::jsonb",
+                [className])
             for (name, spec) in indexes.sorted(by: { $0.key < $1.key }) {
                 guard Names.isPlainIdentifier(name) else { throw ParseError(.invalidKeyName, "invalid index name: \(name)") }
                 guard let reloaded = try await SchemaStore.load(className, on: connection) else { break }
+                let exists = reloaded.indexes[name] != nil
                 if spec["__op"]?.stringValue == "Delete" {
+                    guard exists else { throw ParseError(.invalidQuery, "Index \(name) does not exist, cannot delete.") }
                     try await IndexManager.drop(name, schema: reloaded, on: connection)
                     continue
                 }
+                guard !exists else { throw ParseError(.invalidQuery, "Index \(name) exists, cannot update.") }
                 let fields = spec.objectValue?.keys.sorted() ?? []
                 guard !fields.isEmpty, fields.allSatisfy({ reloaded.type(of: $0)?.columnType != nil }) else {
                     throw ParseError(.invalidQuery, "Index \(name) names a field the class does not have.")

@@ -41,7 +41,7 @@ struct BallotLedger: Sendable {
         guard !others.isEmpty else { return [:] }
         var byRequest: [String: Existing] = [:]
         for row in try await pool.query("\(Self.selectBallot) WHERE request_id = ANY($1::text[])",
-                                        [SQLParameters.arrayLiteral(others.map(\.requestId))]).rows {
+                                        [PostgresArray.literal(others.map(\.requestId))]).rows {
             if let requestId = row["request_id"], let found = Self.existing(row) { byRequest[requestId] = found }
         }
         var existing: [String: Existing] = [:]
@@ -55,7 +55,7 @@ struct BallotLedger: Sendable {
     /// Records `ballots` pending, each unless its request id is there already (or earlier in `ballots`); returns the
     /// ids of the ballots recorded.
     static func recordStatement(_ ballots: [Ballot]) -> PostgresStatement {
-        let literal = SQLParameters.arrayLiteral
+        let literal: ([String]) -> String = PostgresArray.literal
         return PostgresStatement("""
             INSERT INTO ballots (ballot_id, request_id, voter, voter_identity, class_name, object_id, field, kind, value)
             SELECT id, request, NULLIF(voter, ''), identity, class, object, field, kind, value
@@ -96,7 +96,7 @@ struct BallotLedger: Sendable {
                     total: outcome.total ?? 0, sequence: outcome.sequence ?? 0, time: timeText))
             }
         }
-        let literal = SQLParameters.arrayLiteral
+        let literal: ([String]) -> String = PostgresArray.literal
         return PostgresStatement(settleSQL, [
                   literal(refused.map { $0.ballotId }), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
                   literal(refused.map { $0.error?.message ?? "" }),

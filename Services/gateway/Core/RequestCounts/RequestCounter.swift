@@ -4,25 +4,39 @@ import ParseWire
 import Synchronization
 
 /// API requests counted per hour, route template and status in memory; `RequestCountReporter` takes them from
-/// here every few seconds. A request costs one lock and one dictionary update.
+/// here every few seconds. A request costs one lock and one dictionary update; the route's text is only built when
+/// the counts are taken.
 final class RequestCounter: Sendable {
     struct Key: Hashable, Sendable {
         var hour: Int
-        var route: String
+        var method: String
+        /// A `RouteTemplate.index`.
+        var template: Int
         var status: Int
+
+        /// `GET /classes/:className`, as the dashboard shows a call.
+        var route: String { method + " " + RequestCounter.template(index: template) }
     }
 
     private let counts = Mutex<[Key: Int]>([:])
 
     /// The metrics' route template with a leading slash, as the dashboard shows a call: `/classes/:className`.
     static func template(_ route: String) -> String {
-        let template = RouteTemplate.of(route)
+        template(index: RouteTemplate.index(of: route))
+    }
+
+    static func template(index: Int) -> String {
+        let template = RouteTemplate.names[index]
         return template == "/" ? template : "/" + template
     }
 
     func record(method: String, route: String, status: Int, at date: Date = Date()) {
-        let key = Key(hour: Int(date.timeIntervalSince1970) / 3_600, route: method + " " + Self.template(route),
-                      status: status)
+        record(method: method, template: RouteTemplate.index(of: route), status: status, at: date)
+    }
+
+    /// `template` is the `RouteTemplate.index` of the request's route.
+    func record(method: String, template: Int, status: Int, at date: Date = Date()) {
+        let key = Key(hour: Int(date.timeIntervalSince1970) / 3_600, method: method, template: template, status: status)
         counts.withLock { $0[key, default: 0] += 1 }
     }
 
@@ -42,10 +56,19 @@ final class RequestCounter: Sendable {
     func restore(_ items: [RecordRequestCounts.Count]) {
         counts.withLock { counts in
             for item in items {
-                guard let date = ParseDate.date(from: item.hour) else { continue }
-                let key = Key(hour: Int(date.timeIntervalSince1970) / 3_600, route: item.route, status: item.status)
+                guard let date = ParseDate.date(from: item.hour), let space = item.route.firstIndex(of: " "),
+                      let template = Self.templateIndex[String(item.route[item.route.index(after: space)...])] else {
+                    continue
+                }
+                let key = Key(hour: Int(date.timeIntervalSince1970) / 3_600, method: String(item.route[..<space]),
+                              template: template, status: item.status)
                 counts[key, default: 0] += item.count
             }
         }
     }
+
+    /// Each template's text (with its leading slash) to its index, to read back what `take` answered.
+    private static let templateIndex = Dictionary(uniqueKeysWithValues: RouteTemplate.names.indices.map {
+        (template(index: $0), $0)
+    })
 }

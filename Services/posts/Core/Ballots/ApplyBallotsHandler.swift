@@ -95,30 +95,3 @@ struct ApplyBallotsHandler: Sendable {
         return BallotsApplied(outcomes: updates.flatMap(\.outcomes))
     }
 }
-
-/// PostgreSQL's text form of a one-dimensional array, for binding lists as one parameter.
-enum TextArray {
-    /// Reads `{a,b,"c d"}` as PostgreSQL prints a text[] (the ACL entries are ids and `role:` names).
-    static func parse(_ text: String) -> [String] {
-        let inner = text.dropFirst().dropLast()
-        guard !inner.isEmpty else { return [] }
-        return inner.split(separator: ",").map { item in
-            var value = String(item)
-            if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-            return value.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
-        }
-    }
-
-    /// `{1,2.5,NULL}`: numbers need no quotes, and an absent one is SQL NULL.
-    static func numbers(_ values: [Double]) -> String {
-        "{" + values.map { String($0) }.joined(separator: ",") + "}"
-    }
-
-    static func numbers(_ values: [Double?]) -> String {
-        "{" + values.map { $0.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}"
-    }
-
-    static func numbers(_ values: [Int?]) -> String {
-        "{" + values.map { $0.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}"
-    }
-}

@@ -105,7 +105,7 @@ struct CounterUpdate {
         return PostgresStatement("""
             SELECT "objectId", "_wperm", \(ValueCodec.dateText("\"updatedAt\"")), \(counters.joined(separator: ", "))
             FROM \(table) WHERE "objectId" = ANY($1::text[]) ORDER BY "objectId" FOR UPDATE
-            """, [SQLParameters.arrayLiteral(Array(Set(groups.map { $0.objectId })).sorted())])
+            """, [PostgresArray.literal(Array(Set(groups.map { $0.objectId })).sorted())])
     }
 
     private func lockedRows(_ result: PostgresResult, fields: [String]) -> [String: CounterTally.LockedRow] {
@@ -116,7 +116,7 @@ struct CounterUpdate {
             for (index, field) in fields.enumerated() {
                 if let value = row[3 + index].flatMap(Double.init) { values[field] = value }
             }
-            rows[objectId] = .init(writers: row[1].map(TextArray.parse), updatedAt: row[2] ?? "", values: values)
+            rows[objectId] = .init(writers: row[1].map(PostgresArray.strings), updatedAt: row[2] ?? "", values: values)
         }
         return rows
     }
@@ -134,7 +134,7 @@ struct CounterUpdate {
     /// looked up by its whole key (the `LIMIT` keeps the lookup per asked like, in any plan): joined, a plan made
     /// while `vote_likes` looked empty walked all the class's likes.
     func earlierStatement(_ counted: [CounterBallots]) -> PostgresStatement {
-        let literal = SQLParameters.arrayLiteral
+        let literal: ([String]) -> String = PostgresArray.literal
         let likes = Self.askedLikes(counted.filter { $0.oncePerUser })
         return PostgresStatement("""
             SELECT 'applied' AS kind, ballot_id::text AS a, NULL::text AS b, NULL::text AS c, amount, total, sequence, updated_at
@@ -196,7 +196,7 @@ struct CounterUpdate {
     /// statement fails with `changedState` unless every object changed and the class's schema has that fingerprint.
     /// A sequence taken already, or a ballot applied before (a retry), fails it on a unique index.
     func write(_ tally: CounterTally, checkingAgainst fingerprint: String? = nil) -> PostgresStatement? {
-        let literal = SQLParameters.arrayLiteral
+        let literal: ([String]) -> String = PostgresArray.literal
         var parameters = SQLParameters()
         var parts: [String] = []
         var check = "", checked: String?
@@ -208,12 +208,12 @@ struct CounterUpdate {
             var columns = ["id"], sources = [ids], sets: [String] = [], holds: [String] = []
             for (index, field) in fields.enumerated() {
                 let values = objects.map { tally.totals[Target(objectId: $0, field: field)] }
-                sources.append(parameters.bind(TextArray.numbers(values)) + "::double precision[]")
+                sources.append(parameters.bind(PostgresArray.literal(numbers: values)) + "::double precision[]")
                 columns.append("v\(index)")
                 sets.append("\(Names.quoted(field)) = COALESCE(x.v\(index), t.\(Names.quoted(field)))")
                 if fingerprint != nil {
                     let held = objects.map { tally.rows[$0]?.values[field] }
-                    sources.append(parameters.bind(TextArray.numbers(held)) + "::double precision[]")
+                    sources.append(parameters.bind(PostgresArray.literal(numbers: held)) + "::double precision[]")
                     columns.append("h\(index)")
                     holds.append("(x.v\(index) IS NULL OR t.\(Names.quoted(field)) IS NOT DISTINCT FROM x.h\(index))")
                 }
@@ -265,9 +265,9 @@ struct CounterUpdate {
             SELECT b, \(className), o, f, a, t, s, u FROM unnest(
                 \(parameters.bind(literal(recorded.map { $0.outcome.ballotId })))::uuid[], \(parameters.bind(literal(recorded.map { $0.target.objectId })))::text[],
                 \(parameters.bind(literal(recorded.map { $0.target.field })))::text[],
-                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.amount ?? 0 })))::double precision[],
-                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.total ?? 0 })))::double precision[],
-                \(parameters.bind(TextArray.numbers(recorded.map { $0.outcome.sequence })))::bigint[],
+                \(parameters.bind(PostgresArray.literal(numbers: recorded.map { $0.outcome.amount ?? 0 })))::double precision[],
+                \(parameters.bind(PostgresArray.literal(numbers: recorded.map { $0.outcome.total ?? 0 })))::double precision[],
+                \(parameters.bind(PostgresArray.literal(numbers: recorded.map { $0.outcome.sequence })))::bigint[],
                 \(parameters.bind(literal(recorded.map { $0.outcome.updatedAt ?? "" })))::text[]) AS x(b, o, f, a, t, s, u)
             \(check)
             """

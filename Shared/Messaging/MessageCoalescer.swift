@@ -1,8 +1,8 @@
-/// Message batches, the layer over the connection's operations: small requests and replies for one queue that
-/// were queued at the same moment leave as one `MessageBatch` (see docs/architecture.md, "Batches"). Only
-/// messages marked `coalescible` take part, so a connection whose senders never mark any sends every message
-/// alone.
-extension AMQPConnection {
+/// Message batches, an opt-in layer over a connection's outgoing operations (`AMQPConnection.Options
+/// .batchesMessages`): small requests and replies for one queue that were queued at the same moment leave as one
+/// `MessageBatch` (see docs/architecture.md, "Batches"). Only messages marked `coalescible` take part. Receiving
+/// needs no opt-in: every connection unpacks the batches it is sent, since the sender decides.
+struct MessageCoalescer: Sendable {
     struct BatchKey: Hashable {
         var routingKey: String
         var replyTo: String?
@@ -11,12 +11,12 @@ extension AMQPConnection {
     /// Small requests and replies for the same queue that were queued together go out as one `MessageBatch`
     /// (alone, a message goes out as it is). Acks and rejects wait until the publishes queued before them are
     /// out, so a reply still reaches the broker before the ack of its command; any other operation keeps its place.
-    static func coalesced(_ operations: [Operation]) -> [Operation] {
+    func coalesced(_ operations: [ConnectionOperation]) -> [ConnectionOperation] {
         guard operations.count > 1 else { return operations }
-        var result: [Operation] = []
+        var result: [ConnectionOperation] = []
         var groups: [BatchKey: [OutgoingMessage]] = [:]
         var order: [BatchKey] = []
-        var settlements: [Operation] = []
+        var settlements: [ConnectionOperation] = []
         // Settlements go before the batched publishes (replies, mostly): RabbitMQ 3.10 closes the whole connection
         // (541) when a reply is published to the direct reply-to address of a caller whose node went down, and
         // what follows it on the connection is lost. An ack sent after such a reply would be lost with it, the
@@ -36,7 +36,7 @@ extension AMQPConnection {
                 groups[key, default: []].append(message)
             case .ack, .reject:
                 settlements.append(operation)
-            case .publish, .publishConfirmed, .cancelConsumers:
+            case .publish, .call, .publishConfirmed, .cancelConsumers:
                 flush()
                 result.append(operation)
             }
@@ -45,13 +45,13 @@ extension AMQPConnection {
         return result
     }
 
-    static func isCoalescible(_ message: OutgoingMessage) -> Bool {
+    func isCoalescible(_ message: OutgoingMessage) -> Bool {
         message.coalescible && !message.persistent && message.exchange.isEmpty
             && message.body.count <= MessageBatch.maximumPartBytes
             && message.type != MessageBatch.type
     }
 
-    static func batches(_ messages: [OutgoingMessage], key: BatchKey) -> [Operation] {
+    func batches(_ messages: [OutgoingMessage], key: BatchKey) -> [ConnectionOperation] {
         stride(from: 0, to: messages.count, by: MessageBatch.maximumParts).map { start in
             let chunk = messages[start..<min(start + MessageBatch.maximumParts, messages.count)]
             let first = chunk[chunk.startIndex]

@@ -2,7 +2,14 @@ import Foundation
 import Runtime
 import Testing
 
-@Suite struct JSONStringTests {
+/// The one JSON string writer, shared by the log lines and `JSONText`.
+@Suite struct JSONEscapingTests {
+    static func quote(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        JSONEscaping.write(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     @Test(arguments: [
         ("plain", #""plain""#),
         ("", #""""#),
@@ -15,12 +22,12 @@ import Testing
         ("\u{7F}", "\"\u{7F}\""),
     ])
     func quotes(text: String, expected: String) {
-        #expect(JSONString.quote(text) == expected)
+        #expect(Self.quote(text) == expected)
     }
 
     @Test(arguments: ["tab\there", "\u{1B}[31mred\u{1B}[0m", #"\"mixed"\"#, "line\u{2028}sep", "🐈‍⬛ \u{0}"])
     func decodesBackToTheOriginal(text: String) throws {
-        let decoded = try JSONDecoder().decode(String.self, from: Data(JSONString.quote(text).utf8))
+        let decoded = try JSONDecoder().decode(String.self, from: Data(Self.quote(text).utf8))
         #expect(decoded == text)
     }
 }
