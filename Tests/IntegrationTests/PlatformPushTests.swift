@@ -164,6 +164,85 @@ extension IntegrationSuite {
             #expect((status["failedPerType"] as? [String: Int]) == ["winphone": 2])
         }
 
+        /// Rows of the push's `push.requested.v1` events in posts' outbox, one per device, as `field|field|...`.
+        static func eventDevices(_ id: String, _ columns: String, where condition: String = "true") throws -> [String] {
+            try VotesAPI.sql("parse_posts", """
+                SELECT \(columns) FROM outbox AS o, jsonb_array_elements(o.payload->'data'->'devices') AS d
+                WHERE o.payload->>'subject' = '_PushStatus/\(id)' AND \(condition)
+                """)
+        }
+
+        @Test func aPushOfManyPagesReachesEveryInstallationOnceInEventsOfOneDeviceType() async throws {
+            let channel = PostsHTTP.uniqueClass("crowd")
+            _ = try await Self.installations(1, channel: channel)   // the class, with its default fields
+            // More installations than two pages hold, planted with SQL: the HTTP route would take minutes for them.
+            let prefix = "p" + channel.suffix(10), count = 2_345
+            _ = try VotesAPI.sql("parse_posts", """
+                INSERT INTO classes.\\"_Installation\\" (\\"objectId\\", \\"createdAt\\", \\"updatedAt\\", \\"installationId\\",
+                    \\"deviceToken\\", \\"deviceType\\", channels, badge, \\"timeZone\\")
+                SELECT '\(prefix)' || i, now(), now(), md5('\(prefix)' || i), 'tok' || md5('\(prefix)' || i),
+                    CASE WHEN i % 3 = 0 THEN 'ios' ELSE 'android' END, '[\\"\(channel)\\"]'::jsonb, i % 4,
+                    CASE WHEN i % 5 = 0 THEN 'Europe/Paris' END
+                FROM generate_series(1, \(count)) AS i
+                """)
+            let reply = try await Self.push(["channels": [channel], "data": ["alert": "all", "badge": "Increment"]])
+            let id = try #require(reply.header("X-Parse-Push-Status-Id"))
+            let status = try await Self.finished(id)
+            #expect(status["status"] as? String == "succeeded")
+            #expect((status["numSent"] as? Int ?? 0) + (status["numFailed"] as? Int ?? 0) == count + 1)
+            #expect(try Self.eventDevices(id, "count(*), count(DISTINCT d->>'objectId')") == ["\(count + 1)|\(count + 1)"])
+            // At most 500 devices an event, all of the event's device type.
+            #expect(try VotesAPI.sql("parse_posts", """
+                SELECT count(*) FROM outbox WHERE payload->>'subject' = '_PushStatus/\(id)' AND payload->>'type' = 'push.requested.v1'
+                    AND (jsonb_array_length(payload->'data'->'devices') > 500 OR EXISTS (
+                        SELECT 1 FROM jsonb_array_elements(payload->'data'->'devices') AS d
+                        WHERE routing_key <> 'push.requested.' || (d->>'deviceType')))
+                """) == ["0"])
+            #expect(try VotesAPI.sql("parse_posts", """
+                SELECT count(*) FROM outbox WHERE payload->>'subject' = '_PushStatus/\(id)' AND payload->>'type' = 'push.requested.v1'
+                """).first.flatMap(Int.init) ?? 0 >= 5)
+            // Each badge went up by one, and each device carries its installation's new badge.
+            #expect(try VotesAPI.sql("parse_posts", """
+                SELECT count(*) FROM classes.\\"_Installation\\"
+                WHERE \\"objectId\\" LIKE '\(prefix)%' AND badge = substr(\\"objectId\\", \(prefix.count + 1))::int % 4 + 1
+                """) == ["\(count)"])
+            #expect(try Self.eventDevices(id, "count(*)", where: """
+                (d->>'badge')::float8 = (SELECT badge FROM classes.\\"_Installation\\" AS i WHERE i.\\"objectId\\" = d->>'objectId')
+                """) == ["\(count + 1)"])
+            // A field an installation lacks is left out of its device rather than sent as null.
+            #expect(try Self.eventDevices(id, "count(*) FILTER (WHERE d ? 'timeZone'), count(*) FILTER (WHERE d ? 'localeIdentifier')")
+                    == ["\(count / 5)|0"])
+        }
+
+        @Test func eachDeviceCarriesItsInstallationsFieldsAndABadgeSetByThePush() async throws {
+            let channel = PostsHTTP.uniqueClass("fields")
+            let installationId = UUID().uuidString
+            let created = try await PostsHTTP.send("POST", "/installations", [
+                "installationId": installationId, "deviceToken": "tok-\(channel)", "deviceType": "ios",
+                "channels": [channel], "badge": 3, "localeIdentifier": "fr-FR", "timeZone": "Europe/Paris",
+            ])
+            let objectId = try #require(created.json?["objectId"] as? String)
+            let set = try await Self.push(["channels": [channel], "data": ["alert": "seven", "badge": 7]])
+            let setId = try #require(set.header("X-Parse-Push-Status-Id"))
+            #expect(try await Self.finished(setId)["status"] as? String == "succeeded")
+            let expected = """
+                {"objectId":"\(objectId)","deviceToken":"tok-\(channel)","deviceType":"ios",
+                 "installationId":"\(installationId.lowercased())","badge":7,"localeIdentifier":"fr-FR","timeZone":"Europe/Paris"}
+                """.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\"", with: "\\\"")
+            #expect(try Self.eventDevices(setId, "d = '\(expected)'::jsonb") == ["t"])
+            #expect(try VotesAPI.sql("parse_posts", """
+                SELECT routing_key, payload->'data'->>'pushStatusId', payload->'data'->'data'->>'alert' FROM outbox
+                WHERE payload->>'subject' = '_PushStatus/\(setId)' AND payload->>'type' = 'push.requested.v1'
+                """) == ["push.requested.ios|\(setId)|seven"])
+            // A push that leaves badges alone changes no installation and sends the stored badge.
+            let plain = try await Self.push(["channels": [channel], "data": ["alert": "plain"]])
+            let plainId = try #require(plain.header("X-Parse-Push-Status-Id"))
+            #expect(try await Self.finished(plainId)["status"] as? String == "succeeded")
+            #expect(try Self.eventDevices(plainId, "d->>'badge'") == ["7"])
+            let row = try await PostsHTTP.send("GET", "/installations/\(objectId)", master: true)
+            #expect(row.json?["badge"] as? Int == 7)
+        }
+
         @Test func theStatusIsForTheMasterKeyOnly() async throws {
             let reply = try await Self.push(["channels": [PostsHTTP.uniqueClass("c")], "data": [:] as [String: Any]])
             let id = try #require(reply.header("X-Parse-Push-Status-Id"))

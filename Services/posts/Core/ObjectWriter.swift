@@ -11,10 +11,12 @@ struct ObjectWriter {
 
     struct Created: Sendable { var objectId: String; var body: [String: JSONValue] }
 
-    func create(_ className: String, body: [String: JSONValue]) async throws -> Created {
+    /// `known`: the class's schema as this transaction read it already, which saves reading it again.
+    func create(_ className: String, body: [String: JSONValue], schema known: ClassSchema? = nil) async throws -> Created {
         try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
         let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster)
-        let current = try await SchemaStore.load(className, on: connection)
+        var current = known
+        if current == nil { current = try await SchemaStore.load(className, on: connection) }
         if current == nil { try context.mayUseMissingClass(className) }
         try ClassPermissions.check("create", schema: current, identity: context.identity)
         let schema = try await grow(className, current: current, plan: plan)
@@ -56,10 +58,13 @@ struct ObjectWriter {
         return Created(objectId: objectId, body: response)
     }
 
-    func update(_ className: String, objectId: String, body: [String: JSONValue]) async throws -> [String: JSONValue] {
+    func update(_ className: String, objectId: String, body: [String: JSONValue],
+                schema known: ClassSchema? = nil) async throws -> [String: JSONValue] {
         try ClassPermissions.refuseReadOnlyMaster(context.identity, "update")
         let plan = try WritePlan(body, keepSystemFields: false)
-        guard let current = try await SchemaStore.load(className, on: connection) else {
+        var loaded = known
+        if loaded == nil { loaded = try await SchemaStore.load(className, on: connection) }
+        guard let current = loaded else {
             try context.mayUseMissingClass(className)
             throw ParseError(.objectNotFound, "Object not found.")
         }

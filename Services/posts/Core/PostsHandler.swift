@@ -199,8 +199,8 @@ struct PostsHandler: Sendable {
         let sent = try RequestBody.object(request.body)
         let (status, body, createdId) = try await write(connections, inTransaction) { connection in
             let current = try await SchemaStore.load(className, on: connection)
-            _ = try await SchemaStore.ensure(className, fields: PlatformClasses.defaultFields[className] ?? [:],
-                                             current: current, on: connection)
+            let schema = try await SchemaStore.ensure(className, fields: PlatformClasses.defaultFields[className] ?? [:],
+                                                      current: current, on: connection)
             var body = sent
             let target = try await InstallationRules(identity: context.identity, connection: connection)
                 .prepare(&body, objectId: objectId)
@@ -208,9 +208,9 @@ struct PostsHandler: Sendable {
             if let target {
                 body["objectId"] = nil
                 body["createdAt"] = nil
-                return (200, try await writer.update(className, objectId: target, body: body), String?.none)
+                return (200, try await writer.update(className, objectId: target, body: body, schema: schema), String?.none)
             }
-            let created = try await writer.create(className, body: body)
+            let created = try await writer.create(className, body: body, schema: schema)
             return (201, created.body, created.objectId)
         }
         guard let createdId else { return Self.json(status, .object(body)) }

@@ -8,7 +8,8 @@ import Storage
 
 /// The `push_jobs` table: one row per push, from `POST /push` until every matching installation is published and
 /// reported. `state` is `waiting` (not started), `publishing` (`cursor` is the last installation published) or
-/// `published`; `published` and `reported` count devices. A job is worked on under its row lock, one page of
+/// `published`; `published` counts the devices published. (`reported` is not kept any more: the adapters' reports
+/// add up in `_PushStatus`, `numSent` plus `numFailed`.) A job is worked on under its row lock, one page of
 /// installations per transaction, so a crash at any point resumes after the last page committed and publishes no
 /// device twice.
 enum PushJobs {

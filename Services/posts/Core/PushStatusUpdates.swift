@@ -5,9 +5,27 @@ import Query
 import Storage
 
 /// Changes to a `_PushStatus` row as a push runs: `running` once it starts, the adapters' counts as they report
-/// (`numSent`, `numFailed`, `sentPerType`, `failedPerType`), and `succeeded` once every published device is reported.
+/// (`numSent`, `numFailed`, `sentPerType`, `failedPerType`), and `succeeded` once every published device is reported
+/// (by the last report, or by the push sender's last page when the reports came first). A report does not touch the
+/// job's row, which the sender holds while it publishes a page: the status row, locked by both, orders the last
+/// report and the last page, so one of them always sees the other.
 enum PushStatusUpdates {
     static let table = Names.table(PlatformClasses.pushStatus)
+
+    /// For the sender's page transaction, after the page: once the job is published, lock the status row, then (a
+    /// statement later, so that a report that held the lock is seen) mark it `succeeded` if every device is reported.
+    static func completion(_ statusId: String) -> [PostgresStatement] {
+        [PostgresStatement("""
+            SELECT 1 FROM \(table) WHERE "objectId" = $1
+                AND EXISTS (SELECT 1 FROM push_jobs WHERE push_status_id = $1 AND state = 'published') FOR UPDATE
+            """, [statusId]),
+         PostgresStatement("""
+            UPDATE \(table) AS s SET status = 'succeeded', "updatedAt" = now()
+            FROM push_jobs AS j
+            WHERE s."objectId" = $1 AND j.push_status_id = $1 AND j.state = 'published' AND s.status <> 'succeeded'
+                AND COALESCE(s."numSent", 0) + COALESCE(s."numFailed", 0) >= j.published
+            """, [statusId])]
+    }
 
     static func set(_ statusId: String, _ fields: [String: JSONValue], on connection: PostgresConnection) async throws {
         var parameters = SQLParameters()
@@ -19,14 +37,6 @@ enum PushStatusUpdates {
         let id = parameters.bind(statusId)
         _ = try await connection.query("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"objectId\" = \(id)",
                                        parameters.values)
-    }
-
-    /// Marks the push `succeeded` once its publishing is over and every published device has been reported.
-    static func completeIfReported(_ statusId: String, on connection: PostgresConnection) async throws {
-        let job = try await connection.query(
-            "SELECT state, published, reported FROM push_jobs WHERE push_status_id = $1", [statusId]).first
-        guard let job, job["state"] == "published", (job.int("reported") ?? 0) >= (job.int("published") ?? 0) else { return }
-        try await set(statusId, ["status": .string("succeeded")], on: connection)
     }
 
     /// Counts an adapter's report once per event id; false when that event was reported before.
@@ -61,10 +71,14 @@ enum PushStatusUpdates {
         ]
         if !sentPerType.isEmpty { fields["sentPerType"] = .object(sentPerType) }
         if !failedPerType.isEmpty { fields["failedPerType"] = .object(failedPerType) }
+        // Read after the status row is locked: the sender's last page, if it committed first, is seen here.
+        let job = try await connection.query("SELECT state, published FROM push_jobs WHERE push_status_id = $1",
+                                             [report.pushStatusId]).first
+        let reported = (fields["numSent"]?.numberValue ?? 0) + (fields["numFailed"]?.numberValue ?? 0)
+        if let job, job["state"] == "published", reported >= Double(job.int("published") ?? 0) {
+            fields["status"] = .string("succeeded")
+        }
         try await set(report.pushStatusId, fields, on: connection)
-        _ = try await connection.query("UPDATE push_jobs SET reported = reported + $2 WHERE push_status_id = $1",
-                                       [report.pushStatusId, report.outcomes.count])
-        try await completeIfReported(report.pushStatusId, on: connection)
         return true
     }
 }
