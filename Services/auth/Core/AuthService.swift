@@ -8,9 +8,11 @@ import Storage
 /// The `auth` service: users, sessions and roles (see docs/architecture.md). Besides the REST routes it answers
 /// `session.resolve.v1`, with which gateways turn a session token into the identity commands carry, and
 /// `users.lookup.v1`, with which posts resolves `include` of `_User` pointers.
-public enum AuthService {
+public enum AuthService: BuildableService {
+    public static let name = ServiceName.auth
+
     /// Everything the service reads from its environment, read once at start.
-    public struct Configuration: Sendable {
+    public struct Configuration: ServiceSettings {
         public var service: ServiceConfiguration
         var settings: AuthSettings
         var idempotency: IdempotencySettings
@@ -23,24 +25,9 @@ public enum AuthService {
         }
     }
 
-    static let migrations = [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
+    public static let migrations: [Migration] = [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
                              PasswordPolicyMigration.migration, EmailTokenMigration.migration,
                              IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration]
-
-    public static func main() async -> Int32 {
-        await ServiceHost.main(.auth) {
-            let configuration = try Configuration.fromEnvironment()
-            return (configuration.service, definition(configuration))
-        }
-    }
-
-    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
-        ServiceDefinition(name: .auth, migrations: migrations, registerCommands: { router, pool, calls, jobs in
-            let handlers = build(configuration: configuration, bus: calls, database: pool)
-            router.merge(handlers.router)
-            jobs += handlers.jobs
-        })
-    }
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {

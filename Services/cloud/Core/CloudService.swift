@@ -7,9 +7,11 @@ import Storage
 
 /// The `cloud` service: hook registrations (webhooks and worker queues) and job runs in its own database; runs
 /// functions, jobs and triggers on their targets for the gateway and the writing services.
-public enum CloudService {
+public enum CloudService: BuildableService {
+    public static let name = ServiceName.cloud
+
     /// Everything the service reads from its environment, read once at start.
-    public struct Configuration: Sendable {
+    public struct Configuration: ServiceSettings {
         public var service: ServiceConfiguration
         public var cloud: CloudConfiguration
 
@@ -19,22 +21,7 @@ public enum CloudService {
         }
     }
 
-    static let migrations = [OutboxMigration.migration, CloudMigrations.tables]
-
-    public static func main() async -> Int32 {
-        await ServiceHost.main(.cloud) {
-            let configuration = try Configuration.fromEnvironment()
-            return (configuration.service, definition(configuration))
-        }
-    }
-
-    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
-        ServiceDefinition(name: .cloud, migrations: migrations, registerCommands: { router, pool, calls, jobs in
-            let handlers = build(configuration: configuration, bus: calls, database: pool)
-            router.merge(handlers.router)
-            jobs += handlers.jobs
-        })
-    }
+    public static let migrations: [Migration] = [OutboxMigration.migration, CloudMigrations.tables]
 
     /// The service's handlers over `bus` (workers' queues, `_User` lookups) and its database.
     public static func build(configuration service: Configuration, bus calls: RPCClient,

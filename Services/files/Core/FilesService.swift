@@ -6,9 +6,11 @@ import Storage
 
 /// The `files` service: file bytes and metadata in its own database, received and sent in bounded parts
 /// (`FileCommands`), with `file.stored` and `file.deleted` events through the outbox.
-public enum FilesService {
+public enum FilesService: BuildableService {
+    public static let name = ServiceName.files
+
     /// Everything the service reads from its environment, read once at start.
-    public struct Configuration: Sendable {
+    public struct Configuration: ServiceSettings {
         public var service: ServiceConfiguration
         var policy: FileUploadPolicy
 
@@ -19,22 +21,7 @@ public enum FilesService {
         }
     }
 
-    static let migrations = [OutboxMigration.migration, FilesMigrations.tables]
-
-    public static func main() async -> Int32 {
-        await ServiceHost.main(.files) {
-            let configuration = try Configuration.fromEnvironment()
-            return (configuration.service, definition(configuration))
-        }
-    }
-
-    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
-        ServiceDefinition(name: .files, migrations: migrations, registerCommands: { router, pool, calls, jobs in
-            let handlers = build(configuration: configuration, bus: calls, database: pool)
-            router.merge(handlers.router)
-            jobs += handlers.jobs
-        })
-    }
+    public static let migrations: [Migration] = [OutboxMigration.migration, FilesMigrations.tables]
 
     /// The service's handlers over `bus` (Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {

@@ -6,9 +6,11 @@ import Storage
 
 /// The `posts` service: Parse objects, their classes (schemas), queries, ACLs and class-level permissions,
 /// batches, and the object events. See docs/architecture.md for what it owns.
-public enum PostsService {
+public enum PostsService: BuildableService {
+    public static let name = ServiceName.posts
+
     /// Everything the service reads from its environment, read once at start.
-    public struct Configuration: Sendable {
+    public struct Configuration: ServiceSettings {
         public var service: ServiceConfiguration
         public var posts: PostsConfiguration
         public var idempotency: IdempotencySettings
@@ -20,22 +22,7 @@ public enum PostsService {
         }
     }
 
-    static let migrations = PostsMigrations.all
-
-    public static func main() async -> Int32 {
-        await ServiceHost.main(.posts) {
-            let configuration = try Configuration.fromEnvironment()
-            return (configuration.service, definition(configuration))
-        }
-    }
-
-    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
-        ServiceDefinition(name: .posts, migrations: migrations, registerCommands: { router, pool, calls, jobs in
-            let handlers = build(configuration: configuration, bus: calls, database: pool)
-            router.merge(handlers.router)
-            jobs += handlers.jobs
-        })
-    }
+    public static let migrations: [Migration] = PostsMigrations.all
 
     /// The service's handlers over `bus` (auth for `_User` includes, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {

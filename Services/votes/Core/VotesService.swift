@@ -7,7 +7,10 @@ import Storage
 
 /// The `votes` service: the vote ledger and the vote events (see docs/architecture.md and
 /// docs/vote-events.md).
-public enum VotesService {
+public enum VotesService: BuildableService {
+    public static let name = ServiceName.votes
+    public static let migrations: [Migration] = VotesMigrations.all
+
     /// Plans that go through the indexes, whatever the statistics say. Every statement of the ledger reads or
     /// writes a batch of ballots by key (`unnest` of array parameters joined on the primary key, `= ANY` on an
     /// index) or walks an index in order. Its plans are generic, made once per session, possibly while the ledger
@@ -20,7 +23,7 @@ public enum VotesService {
     ]
 
     /// Everything the service reads from its environment, read once at start.
-    public struct Configuration: Sendable {
+    public struct Configuration: ServiceSettings {
         public var service: ServiceConfiguration
         public var votes: VotesConfiguration
 
@@ -34,18 +37,10 @@ public enum VotesService {
     /// Votes held at once are what a round can batch: with 32, 64 clients on one cat made rounds of about 8.
     static let defaultPrefetch = 256
 
-    /// Reads the configuration once, at start, and runs the service; the exit status.
-    public static func main() async -> Int32 {
-        await ServiceHost.main(.votes) {
-            let configuration = try Configuration.fromEnvironment()
-            return (configuration.service, definition(configuration))
-        }
-    }
-
     public static func definition(_ configuration: Configuration) -> ServiceDefinition {
         ServiceDefinition(
             name: .votes,
-            migrations: VotesMigrations.all,
+            migrations: migrations,
             defaultPrefetch: defaultPrefetch,
             // Vote events are rebuilt from the ledger when needed (`vote-consumer replay`): once published, keeping
             // them in the outbox too only cost PostgreSQL a second write of each.
