@@ -1,15 +1,18 @@
 /// The keys the JSON coders make up themselves: array positions (`Index 3`, as Foundation names them) and `super`.
+/// A position's name is only spelled out when asked for, which only an error does.
 struct JSONCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
+    private let name: String?
+    let intValue: Int?
+
+    var stringValue: String { name ?? "Index \(intValue ?? 0)" }
 
     init(stringValue: String) {
-        self.stringValue = stringValue
+        name = stringValue
         intValue = nil
     }
 
     init(intValue: Int) {
-        stringValue = "Index \(intValue)"
+        name = nil
         self.intValue = intValue
     }
 

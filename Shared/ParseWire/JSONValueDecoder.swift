@@ -72,14 +72,22 @@ final class ValueDecoding: Decoder, SingleValueDecodingContainer, CodingPathHold
     }
 
     /// `value`, found under `key` below this decoder (or this decoder's own value when `nested` is false), as a
-    /// `T`. The types messages carry most are read directly, without a decoder per value.
+    /// `T`. The types messages carry most are read directly, without a decoder per value; a `JSONValue` is taken as it is.
     func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, key: (any CodingKey)?, nested: Bool = true) throws -> T {
-        if T.self == JSONValue.self { return value as! T }
-        if T.self == String.self { return try string(value, key: key) as! T }
-        if T.self == [String: String].self { return try strings(value, key: key) as! T }
-        if T.self == [String].self { return try stringList(value, key: key) as! T }
-        if T.self == Date.self { return try date(value, key: key) as! T }
-        if T.self == Data.self { return try data(value, key: key) as! T }
+        if T.self == String.self { return unsafeBitCast(try string(value, key: key), to: T.self) }
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+        if T.self == KnownCodableTypes.stringDictionary { return unsafeBitCast(try strings(value, key: key), to: T.self) }
+        if T.self == KnownCodableTypes.stringArray { return unsafeBitCast(try stringList(value, key: key), to: T.self) }
+        if T.self == KnownCodableTypes.valueDictionary {
+            guard case .object(let fields) = value else { throw mismatch(T.self, value, key: key) }
+            return unsafeBitCast(fields, to: T.self)
+        }
+        if T.self == KnownCodableTypes.valueArray {
+            guard case .array(let items) = value else { throw mismatch(T.self, value, key: key) }
+            return unsafeBitCast(items, to: T.self)
+        }
+        if T.self == Date.self { return unsafeBitCast(try date(value, key: key), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try data(value, key: key), to: T.self) }
         guard nested else { return try T(from: self) }
         return try T(from: ValueDecoding(value, path: .child(parent: self, key: key)))
     }

@@ -1,21 +1,23 @@
 import Foundation
 
-/// The keyed container of `ValueEncoding`.
+/// The keyed container of `ValueEncoding`: each member's value is written at the end of the output and recorded
+/// under its key.
 struct KeyedValueEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoding
-    let buffer: ObjectBuffer
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil(forKey key: Key) throws { buffer.fields[key.stringValue] = .null }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { buffer.fields[key.stringValue] = .bool(value) }
-    mutating func encode(_ value: String, forKey key: Key) throws { buffer.fields[key.stringValue] = .string(value) }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        buffer.fields[key.stringValue] = try encoder.number(value, key: key)
+    private func member(_ key: Key, _ write: (ValueEncoding) throws -> Void) rethrows {
+        let start = encoder.output.bytes.count
+        try write(encoder)
+        encoder.endMember(key.stringValue, from: start)
     }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        buffer.fields[key.stringValue] = try encoder.float(value, key: key)
-    }
+
+    mutating func encodeNil(forKey key: Key) throws { member(key) { $0.writeNull() } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { member(key) { $0.writeBool(value) } }
+    mutating func encode(_ value: String, forKey key: Key) throws { member(key) { $0.writeString(value) } }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try member(key) { try $0.writeNumber(value, key: key) } }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try member(key) { try $0.writeFloat(value, key: key) } }
     mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
@@ -28,81 +30,65 @@ struct KeyedValueEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        buffer.fields[key.stringValue] = try encoder.box(value, key: key)
+        try member(key) { try $0.write(value, key: key) }
     }
 
     private func integer<I: BinaryInteger>(_ value: I, _ key: Key) throws {
-        buffer.fields[key.stringValue] = try encoder.integer(value, key: key)
+        try member(key) { try $0.writeInteger(value, key: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        deferred(key).container(keyedBy: keyType)
+        encoder.deferredMember(key).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        deferred(key).unkeyedContainer()
+        encoder.deferredMember(key).unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder { deferred(JSONCodingKey.super) }
+    mutating func superEncoder() -> any Encoder { encoder.deferredMember(JSONCodingKey.super) }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder { deferred(key) }
-
-    private func deferred(_ key: any CodingKey) -> ValueEncoding {
-        let nested = encoder.deferred(key)
-        buffer.fields[key.stringValue] = nil
-        buffer.pending.append((key.stringValue, nested))
-        return nested
-    }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.deferredMember(key) }
 }
 
-/// The unkeyed container of `ValueEncoding`.
+/// The unkeyed container of `ValueEncoding`: items are written in place, with their commas.
 struct UnkeyedValueEncoding: UnkeyedEncodingContainer {
     let encoder: ValueEncoding
-    let buffer: ArrayBuffer
 
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { buffer.items.count }
+    var count: Int { encoder.itemCount }
 
-    private var nextKey: JSONCodingKey { JSONCodingKey(index: buffer.items.count) }
+    /// Starts the next item; its key, for an error's path.
+    private func next() -> JSONCodingKey { JSONCodingKey(index: encoder.beginItem()) }
 
-    mutating func encodeNil() throws { buffer.items.append(.null) }
-    mutating func encode(_ value: Bool) throws { buffer.items.append(.bool(value)) }
-    mutating func encode(_ value: String) throws { buffer.items.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { buffer.items.append(try encoder.number(value, key: nextKey)) }
-    mutating func encode(_ value: Float) throws { buffer.items.append(try encoder.float(value, key: nextKey)) }
-    mutating func encode(_ value: Int) throws { try integer(value) }
-    mutating func encode(_ value: Int8) throws { try integer(value) }
-    mutating func encode(_ value: Int16) throws { try integer(value) }
-    mutating func encode(_ value: Int32) throws { try integer(value) }
-    mutating func encode(_ value: Int64) throws { try integer(value) }
-    mutating func encode(_ value: UInt) throws { try integer(value) }
-    mutating func encode(_ value: UInt8) throws { try integer(value) }
-    mutating func encode(_ value: UInt16) throws { try integer(value) }
-    mutating func encode(_ value: UInt32) throws { try integer(value) }
-    mutating func encode(_ value: UInt64) throws { try integer(value) }
+    mutating func encodeNil() throws { _ = next(); encoder.writeNull() }
+    mutating func encode(_ value: Bool) throws { _ = next(); encoder.writeBool(value) }
+    mutating func encode(_ value: String) throws { _ = next(); encoder.writeString(value) }
+    mutating func encode(_ value: Double) throws { try encoder.writeNumber(value, key: next()) }
+    mutating func encode(_ value: Float) throws { try encoder.writeFloat(value, key: next()) }
+    mutating func encode(_ value: Int) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: Int8) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: Int16) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: Int32) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: Int64) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: UInt) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: UInt8) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: UInt16) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: UInt32) throws { try encoder.writeInteger(value, key: next()) }
+    mutating func encode(_ value: UInt64) throws { try encoder.writeInteger(value, key: next()) }
 
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        buffer.items.append(try encoder.box(value, key: nextKey))
-    }
-
-    private func integer<I: BinaryInteger>(_ value: I) throws {
-        buffer.items.append(try encoder.integer(value, key: nextKey))
-    }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.write(value, key: next()) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        deferred().container(keyedBy: keyType)
+        encoder.deferredItem().container(keyedBy: keyType)
     }
 
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { deferred().unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        encoder.deferredItem().unkeyedContainer()
+    }
 
-    mutating func superEncoder() -> any Encoder { deferred() }
-
-    private func deferred() -> ValueEncoding {
-        let nested = encoder.deferred(nextKey)
-        buffer.pending.append((buffer.items.count, nested))
-        buffer.items.append(.null)
-        return nested
+    mutating func superEncoder() -> any Encoder {
+        encoder.deferredItem()
     }
 }
 
@@ -112,11 +98,11 @@ struct SingleValueEncoding: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { encoder.store(.null) }
-    mutating func encode(_ value: Bool) throws { encoder.store(.bool(value)) }
-    mutating func encode(_ value: String) throws { encoder.store(.string(value)) }
-    mutating func encode(_ value: Double) throws { encoder.store(try encoder.number(value, key: nil)) }
-    mutating func encode(_ value: Float) throws { encoder.store(try encoder.float(value, key: nil)) }
+    mutating func encodeNil() throws { encoder.beginSingle(); encoder.writeNull() }
+    mutating func encode(_ value: Bool) throws { encoder.beginSingle(); encoder.writeBool(value) }
+    mutating func encode(_ value: String) throws { encoder.beginSingle(); encoder.writeString(value) }
+    mutating func encode(_ value: Double) throws { encoder.beginSingle(); try encoder.writeNumber(value, key: nil) }
+    mutating func encode(_ value: Float) throws { encoder.beginSingle(); try encoder.writeFloat(value, key: nil) }
     mutating func encode(_ value: Int) throws { try integer(value) }
     mutating func encode(_ value: Int8) throws { try integer(value) }
     mutating func encode(_ value: Int16) throws { try integer(value) }
@@ -128,7 +114,7 @@ struct SingleValueEncoding: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { try integer(value) }
     mutating func encode(_ value: UInt64) throws { try integer(value) }
 
-    mutating func encode<T: Encodable>(_ value: T) throws { encoder.store(try encoder.box(value, key: nil)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { encoder.beginSingle(); try encoder.write(value, key: nil) }
 
-    private func integer<I: BinaryInteger>(_ value: I) throws { encoder.store(try encoder.integer(value, key: nil)) }
+    private func integer<I: BinaryInteger>(_ value: I) throws { encoder.beginSingle(); try encoder.writeInteger(value, key: nil) }
 }

@@ -15,4 +15,17 @@ struct StoredAnswerTests {
         #expect(StoredAnswer(text: "{}") == nil)
         #expect(StoredAnswer(text: "not json") == nil)
     }
+
+    /// The text rows already hold, so answers stored before a release read back after it.
+    @Test func theStoredTextKeepsItsForm() throws {
+        let response = RESTResponse(status: 201, headers: ["Location": "http://x/parse/classes/C/a1", "A": "b"],
+                                    body: #"{"objectId":"a1"}"#)
+        let responseText = #"{"response":{"body":"{\"objectId\":\"a1\"}","headers":{"A":"b","Location":"http://x/parse/classes/C/a1"},"status":201}}"#
+        #expect(StoredAnswer(.success(response)).text == responseText)
+        #expect(StoredAnswer(text: responseText)?.outcome == .success(response))
+        let errorText = #"{"code":202,"error":"Account already exists for this username."}"#
+        let error = ParseError(.usernameTaken, "Account already exists for this username.")
+        #expect(StoredAnswer(.failure(error)).text == errorText)
+        #expect(StoredAnswer(text: errorText)?.outcome == .failure(error))
+    }
 }
