@@ -49,3 +49,43 @@ public struct RESTResponse: Codable, Sendable, Equatable {
         self.body = body
     }
 }
+
+extension RESTRequest: JSONValueRepresentable {
+    public var jsonValue: JSONValue {
+        var fields: [String: JSONValue] = [
+            "method": .string(method), "path": .string(path), "query": .strings(query), "serverURL": .string(serverURL),
+        ]
+        if let body { fields["body"] = .string(body) }
+        if let idempotent { fields["idempotent"] = .bool(idempotent) }
+        if let headers { fields["headers"] = .strings(headers) }
+        if let ip { fields["ip"] = .string(ip) }
+        if let context { fields["context"] = context }
+        return .object(fields)
+    }
+
+    public init?(jsonValue: JSONValue) {
+        guard let method = jsonValue["method"]?.stringValue, let path = jsonValue["path"]?.stringValue,
+              let query = jsonValue["query"]?.stringDictionary, let serverURL = jsonValue["serverURL"]?.stringValue,
+              case .some(let body) = jsonValue.optionalString("body"),
+              case .some(let ip) = jsonValue.optionalString("ip") else { return nil }
+        var headers: [String: String]?
+        if let value = jsonValue["headers"] {
+            guard let dictionary = value.stringDictionary else { return nil }
+            headers = dictionary
+        }
+        self.init(method: method, path: path, query: query, body: body, serverURL: serverURL, headers: headers, ip: ip,
+                  context: jsonValue["context"], idempotent: jsonValue["idempotent"]?.boolValue)
+    }
+}
+
+extension RESTResponse: JSONValueRepresentable {
+    public var jsonValue: JSONValue {
+        .object(["status": .number(Double(status)), "headers": .strings(headers), "body": .string(body)])
+    }
+
+    public init?(jsonValue: JSONValue) {
+        guard let status = jsonValue["status"]?.numberValue.flatMap({ Int(exactly: $0) }),
+              let headers = jsonValue["headers"]?.stringDictionary, let body = jsonValue["body"]?.stringValue else { return nil }
+        self.init(status: status, headers: headers, body: body)
+    }
+}
