@@ -40,7 +40,7 @@ on_stack() {
 cleanup() {
     local status=$? p
     trap - EXIT INT TERM
-    for p in "${PREFIXES[@]}"; do on_stack "$p" "$STACK" down >/dev/null 2>&1 || true; done
+    for p in "${PREFIXES[@]}"; do on_stack "$p" "$STACK" down >/dev/null 2>&1 || true; rm -rf "$(stack_dir "$p")"; done
     rm -rf "$WORK_DIR"
     exit "$status"
 }
@@ -57,6 +57,7 @@ wait_ready() {
 start_and_fill() {
     local p=$1
     say "stack $p: starting"
+    rm -rf "$(stack_dir "$p")"
     on_stack "$p" "$STACK" up >"$WORK_DIR/up-$p.log" 2>&1 || { tail -5 "$WORK_DIR/up-$p.log" >&2; die "stack $p did not start"; }
     curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
         -d '{"name":"seed","votes":0}' "http://127.0.0.1:${p}37$MOUNT/classes/$CLASS" >/dev/null
