@@ -5,8 +5,9 @@
 #   3. get-by-id throughput: GET <mount>/classes/BenchObject/<random id> at 10k and at 1M objects,
 #   4. GET <mount>/classes/BenchObject?order=-votes&limit=25 at 10k and at 1M objects.
 #   5. the floor of the path: a request the posts service refuses before any SQL.
-#   6. get-by-id at 10k objects with metrics on and off (PARSE_METRICS=0), twice each, the processes restarted between:
-#      what metrics cost (BENCH_METRICS_ONLY=1 runs only this part and its pgbench baseline).
+#   6. get-by-id at 10k objects with metrics on and off (PARSE_METRICS=0), BENCH_METRICS_PAIRS pairs (2) in the order
+#      on off off on on off ..., the processes restarted between: what metrics cost (BENCH_METRICS_ONLY=1 runs only
+#      this part and its pgbench baseline).
 # Prints req/s and latencies of each and their ratio to the matching pgbench figure. See bench/README.md.
 set -euo pipefail
 
@@ -21,7 +22,8 @@ CONNECTIONS=${BENCH_CONNECTIONS:-16}
 SMALL=${BENCH_SMALL_OBJECTS:-10000}
 LARGE=${BENCH_LARGE_OBJECTS:-1000000}
 METRICS_ONLY=${BENCH_METRICS_ONLY:-0}
-readonly DURATION WARMUP CONNECTIONS SMALL LARGE METRICS_ONLY
+METRICS_PAIRS=${BENCH_METRICS_PAIRS:-2}
+readonly DURATION WARMUP CONNECTIONS SMALL LARGE METRICS_ONLY METRICS_PAIRS
 
 readonly POSTS_DB=parse_posts
 readonly PGBENCH_DB=bench_pgbench
@@ -140,9 +142,17 @@ LUA
 }
 
 
-# Get-by-id with metrics on and off, alternating twice (the processes a get crosses restarted each time), so
-# drift of the machine during the run shows between the runs of the same setting.
-readonly METRICS_RUNS=(on-1 off-1 on-2 off-2)
+# Get-by-id with metrics on and off (the processes a get crosses restarted each time) in the order on off off on
+# on off ...: with an even number of pairs, a machine that drifts steadily during the run weighs on both settings
+# alike, and the spread between runs of one setting shows how far to trust the difference.
+metrics_runs() {
+    local i
+    for ((i = 0; i < 2 * METRICS_PAIRS; i++)); do
+        case $((i % 4)) in 0 | 3) echo "on-$((i / 2 + 1))" ;; *) echo "off-$((i / 2 + 1))" ;; esac
+    done
+}
+mapfile -t METRICS_RUNS < <(metrics_runs)
+readonly METRICS_RUNS
 measure_metrics_cost() {
     local script run
     script=$(get_script "$SMALL")
@@ -173,6 +183,18 @@ print_metrics_cost() {
     awk -v on="$on_rps" -v off="$off_rps" -v oncpu="$on_cpu" -v offcpu="$off_cpu" 'BEGIN {
         printf "metrics cost on get-by-id: %.1f%% of req/s, %+.1f%% of gateway+posts CPU per request (mean of the runs on against off)\n",
             (1 - on / off) * 100, (oncpu / offcpu - 1) * 100 }'
+    echo "medians, on against off: $(median_of on rps) / $(median_of off rps) req/s," \
+        "$(median_of on cpu) / $(median_of off cpu) us gateway+posts CPU per request"
+}
+
+# The median of one figure (rps or cpu) over the metrics runs of one setting (on or off).
+median_of() {
+    local setting=$1 figure=$2 run rps
+    for run in "${METRICS_RUNS[@]}"; do
+        [[ $run == "$setting"-* ]] || continue
+        if [[ $figure == rps ]]; then read -r rps _ _ <<<"${RESULTS[get-metrics-$run]}"; echo "$rps"
+        else gateway_posts_cpu "${CPU[get-metrics-$run]}"; fi
+    done | sort -n | awk '{ v[NR] = $1 } END { printf "%.0f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 main() {

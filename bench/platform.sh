@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Measures the installation routes and push fan-out against pgbench on the same PostgreSQL, in one run:
 #   1. pgbench: a one-row INSERT and a one-row UPDATE script (the baselines),
-#   2. installation create throughput: POST <mount>/installations, a new device each time,
+#   2. installation create throughput: POST <mount>/installations, a new device each time, on a small class,
 #   3. installation update throughput: PUT <mount>/installations/<random id> of 10k installations,
-#   4. push fan-out: one POST <mount>/push to a channel of 100k installations, timed until every
-#      push.requested.v1 event is confirmed by the broker, with the posts process's peak memory before and after.
+#   4. the creates again with the fan-out's 100k installations in the class (what the device look-up costs at scale),
+#   5. push fan-out: two POST <mount>/push to a channel of 100k installations, each timed until every
+#      push.requested.v1 event is confirmed by the broker, with the posts process's peak memory before and after and
+#      the share of the push's badge updates PostgreSQL made HOT (no new index entries).
 # Prints req/s and latencies (installations/s for the fan-out) and their ratio to pgbench. See bench/README.md.
 set -euo pipefail
 
@@ -97,24 +99,47 @@ end
 LUA
 }
 
-# N installations bu1..buN (update targets) or bf1..bfN (the fan-out's channel), in bulk with SQL once the class
-# exists with its default fields.
+# N installations in bulk with SQL once the class exists with its default fields: bu1..buN (update targets) or,
+# with OBJECT_ID set to an SQL expression of i, the fan-out's channel. Rows land in the order of i, as devices
+# register in turn; the fan-out's objectIds are random as the server's are, so a push (which walks the objectId
+# order) visits each page of the table many times.
 fill_installations() {
-    local prefix=$1 count=$2 channel=$3
+    local prefix=$1 count=$2 channel=$3 object_id=${4:-"'$1' || i"}
     psql_posts -c "INSERT INTO $TABLE (\"objectId\", \"createdAt\", \"updatedAt\", \"installationId\", \"deviceToken\",
             \"deviceType\", channels, badge)
-        SELECT '$prefix' || i, now(), now(), md5('$prefix' || i), 'tok$prefix' || i,
+        SELECT $object_id, now(), now(), md5('$prefix' || i), 'tok$prefix' || i,
             CASE WHEN i % 2 = 0 THEN 'ios' ELSE 'android' END, '[\"$channel\"]'::jsonb, 0
         FROM generate_series(1, $count) AS i ON CONFLICT DO NOTHING; ANALYZE $TABLE;"
 }
 
 peak_rss_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$(pid_of posts)/status" 2>/dev/null || echo "?"; }
 
+# "updates hot_updates" of the installation table so far, as PostgreSQL's statistics show them.
+table_updates() {
+    psql_posts -At -F ' ' -c "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+        WHERE schemaname = 'classes' AND relname = '_Installation'"
+}
+
+# "HOT% of N updates" since `table_updates` gave "$1 $2". The server reports a backend's counts a moment after its
+# transactions end, so this waits (30 s at most) until the push's updates are counted.
+hot_share() {
+    local updates_before=$1 hot_before=$2 expected=$3 updates hot tries=0
+    while :; do
+        read -r updates hot < <(table_updates)
+        if ((updates - updates_before >= expected || tries >= 300)); then break; fi
+        tries=$((tries + 1))
+        sleep 0.1
+    done
+    awk -v u=$((updates - updates_before)) -v h=$((hot - hot_before)) \
+        'BEGIN { printf "%.1f%% of %d updates HOT", (u > 0 ? 100 * h / u : 0), u }'
+}
+
 # One push to every installation of the fan-out channel; seconds until posts has published them all and the
-# broker confirmed every event.
+# broker confirmed every event. Sets FANOUT_SECONDS, FANOUT_CPU, FANOUT_EVENTS and FANOUT_HOT.
 measure_fanout() {
-    local started id now state unpublished before
+    local started id now state unpublished before updates_before hot_before
     say "push fan-out: $FANOUT installations"
+    read -r updates_before hot_before < <(table_updates)
     before=$(stack_cpu_ticks)
     started=$(date +%s.%N)
     id=$(curl -sf -D - -o /dev/null -X POST -H "X-Parse-Application-Id: $APP_ID" -H "X-Parse-Master-Key: $MASTER_KEY" \
@@ -132,6 +157,16 @@ measure_fanout() {
     FANOUT_CPU=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$FANOUT")
     FANOUT_SECONDS=$(awk -v a="$started" -v b="$now" 'BEGIN { printf "%.2f", b - a }')
     FANOUT_EVENTS=$(psql_posts -At -c "SELECT count(*) FROM outbox WHERE payload->>'subject' = '_PushStatus/$id'")
+    FANOUT_HOT=$(hot_share "$updates_before" "$hot_before" "$FANOUT")
+}
+
+print_fanout() {
+    local label=$1 base_rps=$2 per_second
+    per_second=$(awk -v n="$FANOUT" -v s="$FANOUT_SECONDS" 'BEGIN { printf "%.0f", n / s }')
+    echo "$label push to $FANOUT installations: fully published in $FANOUT_SECONDS s ($per_second installations/s, $FANOUT_EVENTS events);"
+    echo "  pgbench INSERT one row in the same run: $base_rps tps ($(ratio "$per_second" "$base_rps") as installations/s per tps)"
+    echo "  CPU per installation published, microseconds by process (the adapter's not counted): $FANOUT_CPU"
+    echo "  badge updates: $FANOUT_HOT"
 }
 
 main() {
@@ -152,9 +187,13 @@ main() {
     measure_wrk create "$BASE/installations" "$WORK_DIR/create.lua"
     fill_installations bu "$UPDATED" bench
     measure_wrk update "$BASE/installations" "$WORK_DIR/update.lua"
-    fill_installations bf "$FANOUT" fanout
-    local rss_before
+    fill_installations bf "$FANOUT" fanout "substr(md5('bf' || i), 1, 10)"
+    measure_wrk create-at-scale "$BASE/installations" "$WORK_DIR/create.lua"
+    local rss_before first
     rss_before=$(peak_rss_kb)
+    measure_fanout
+    first=("$FANOUT_SECONDS" "$FANOUT_CPU" "$FANOUT_EVENTS" "$FANOUT_HOT")
+    # The second push finds the first one's dead row versions on the pages.
     measure_fanout
     # Same machine, same run: the insert baseline again, beside the fan-out.
     measure_pgbench pgbench-insert-2 -f "$WORK_DIR/insert.sql"
@@ -169,20 +208,21 @@ main() {
         read -r rps p50 _ <<<"${RESULTS[$name]}"
         printf '%-52s %10.0f %9s %9s\n' "$name (baseline)" "$rps" "avg $p50" "-"
     done
-    for pair in "create:POST /installations (new device):pgbench-insert" "update:PUT /installations/<id>, $UPDATED rows:pgbench-update"; do
+    for pair in "create:POST /installations (new device):pgbench-insert" "update:PUT /installations/<id>, $UPDATED rows:pgbench-update" \
+        "create-at-scale:POST /installations, $FANOUT more in the class:pgbench-insert"; do
         IFS=: read -r name label base <<<"$pair"
         read -r rps p50 p99 <<<"${RESULTS[$name]}"
         read -r base_rps _ _ <<<"${RESULTS[$base]}"
         printf '%-52s %10.0f %9s %9s   %s of %s\n' "$label" "$rps" "$p50" "$p99" "$(ratio "$rps" "$base_rps")" "$base"
     done
     read -r base_rps _ _ <<<"${RESULTS[pgbench-insert-2]}"
-    local per_second
-    per_second=$(awk -v n="$FANOUT" -v s="$FANOUT_SECONDS" 'BEGIN { printf "%.0f", n / s }')
+    local second=("$FANOUT_SECONDS" "$FANOUT_CPU" "$FANOUT_EVENTS" "$FANOUT_HOT")
     echo
-    echo "push to $FANOUT installations: fully published in $FANOUT_SECONDS s ($per_second installations/s, $FANOUT_EVENTS events);"
-    echo "  pgbench INSERT one row in the same run: $base_rps tps ($(ratio "$per_second" "$base_rps") as installations/s per tps)"
-    echo "  posts peak RSS: $rss_before kB before the push, $(peak_rss_kb) kB after"
-    echo "  CPU per installation published, microseconds by process (the adapter's not counted): $FANOUT_CPU"
+    FANOUT_SECONDS=${first[0]} FANOUT_CPU=${first[1]} FANOUT_EVENTS=${first[2]} FANOUT_HOT=${first[3]}
+    print_fanout "first" "$base_rps"
+    FANOUT_SECONDS=${second[0]} FANOUT_CPU=${second[1]} FANOUT_EVENTS=${second[2]} FANOUT_HOT=${second[3]}
+    print_fanout "second" "$base_rps"
+    echo "  posts peak RSS: $rss_before kB before the pushes, $(peak_rss_kb) kB after"
 }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -21,6 +21,16 @@ import Testing
         #expect(decoded.message == "Invalid session token")
     }
 
+    /// Messages carry what clients sent (class and field names, regex text): every one must stay valid JSON.
+    @Test(arguments: ["quote \" backslash \\ tab \t newline \n", "nul \u{0} bell \u{7} esc \u{1B}", "héllo 猫 🐈 \u{2028}", "", "-1"])
+    func writesAnyMessageAsValidJSON(_ message: String) throws {
+        let original = ParseError(.invalidJSON, message)
+        let decoded = try JSONDecoder().decode(ParseError.self, from: Data(ParseErrorBody.json(original)))
+        #expect(decoded == original)
+        let bare = try JSONDecoder().decode([String: String].self, from: Data(ParseErrorBody.bare(message)))
+        #expect(bare == ["error": message])
+    }
+
     @Test func decodesWhatParseServerWrites() throws {
         let text = #"{"error":"Invalid JSON","code":107}"#
         let decoded = try JSONDecoder().decode(ParseError.self, from: Data(text.utf8))

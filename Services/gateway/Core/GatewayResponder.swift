@@ -69,11 +69,13 @@ struct GatewayResponder: HTTPResponder {
         let started = ContinuousClock.now
         // The trace only feeds the debug line: without it, no trace is made or carried.
         let trace = log.level == .debug ? CommandTrace() : nil
-        var answer = GatewayAnswer(response: ParseResponses.unknownRoute(request.method, request.path), method: request.method)
+        var answer = GatewayAnswer(response: HTTPResponse(status: 0), method: request.method)
         if let route {
             await CommandTrace.$current.withValue(trace) {
                 answer.response = await dispatch(request, path: route, requestId: requestId, log: log, answer: &answer)
             }
+        } else {
+            answer.response = ParseResponses.unknownRoute(request.method, request.path)
         }
         log.debug("request", ["http.method": request.method, "http.path": request.path, "msg.type": trace?.summary ?? "-",
                               "http.status": String(answer.response.status), "duration_ms": started.millisecondsElapsedText])

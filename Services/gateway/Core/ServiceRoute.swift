@@ -1,6 +1,6 @@
 import Contracts
 
-/// Which service owns a Parse route (the path below the mount), as ARCHITECTURE.md divides the data.
+/// Which service owns a Parse route (the path below the mount), as docs/architecture.md divides the data.
 enum ServiceRoute {
     static func owner(of path: String) -> ServiceName? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

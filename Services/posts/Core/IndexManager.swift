@@ -9,7 +9,8 @@ enum IndexManager {
 
     static func ensureIndexes(for fields: [String], schema: ClassSchema, on connection: PostgresConnection) async throws {
         var seen = Set<String>()
-        for field in fields where seen.insert(field).inserted && field != "objectId" {
+        for field in fields where seen.insert(field).inserted && field != "objectId"
+            && !InstallationTable.takesNoQueryIndex(field, className: schema.className) {
             guard let type = schema.type(of: field) else { continue }
             for index in indexes(field, type) where schema.indexes[index.name] == nil {
                 do {

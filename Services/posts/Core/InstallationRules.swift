@@ -90,20 +90,28 @@ struct InstallationRules {
     /// Every row matching the objectId, the installation id or the device token, whatever their ACLs (as parse-server
     /// looks them up); the write itself then applies the ACL.
     private func matches(objectId: String?, installationId: String?, deviceToken: String?) async throws -> [Row] {
+        guard let statement = Self.matchesStatement(objectId: objectId, installationId: installationId,
+                                                    deviceToken: deviceToken) else { return [] }
+        let result = try await connection.query(statement.sql, statement.parameters)
+        return result.rows.map { row in
+            Row(objectId: row["objectId"] ?? "", installationId: row["installationId"], deviceToken: row["deviceToken"],
+                deviceType: row["deviceType"])
+        }
+    }
+
+    /// `matches`' statement, nil when there is nothing to look up. Each condition has an index of its own
+    /// (`InstallationTable`), which PostgreSQL combines for the OR.
+    static func matchesStatement(objectId: String?, installationId: String?, deviceToken: String?) -> PostgresStatement? {
         var parameters = SQLParameters()
         var conditions: [String] = []
         if let objectId { conditions.append("\"objectId\" = \(parameters.bind(objectId))") }
         if let installationId { conditions.append("\"installationId\" = \(parameters.bind(installationId))") }
         if let deviceToken { conditions.append("\"deviceToken\" = \(parameters.bind(deviceToken))") }
-        guard !conditions.isEmpty else { return [] }
-        let result = try await connection.query("""
-            SELECT "objectId", "installationId", "deviceToken", "deviceType" FROM \(Names.table(Self.className))
+        guard !conditions.isEmpty else { return nil }
+        return PostgresStatement("""
+            SELECT "objectId", "installationId", "deviceToken", "deviceType" FROM \(Names.table(className))
             WHERE \(conditions.joined(separator: " OR ")) ORDER BY "createdAt" FOR UPDATE
             """, parameters.values)
-        return result.rows.map { row in
-            Row(objectId: row["objectId"] ?? "", installationId: row["installationId"], deviceToken: row["deviceToken"],
-                deviceType: row["deviceType"])
-        }
     }
 
     /// Removes the other rows that carry `token`: the token moved to the row being written.

@@ -7,7 +7,7 @@ enum PostsMigrations {
     static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds, geo,
                                    PlatformMigrations.analytics, PlatformMigrations.pushes,
                                    IdempotencyMigration.migration(version: 9), PlatformMigrations.requestCounts,
-                                   PlatformMigrations.outboxCompression]
+                                   PlatformMigrations.outboxCompression, InstallationTable.migration]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.

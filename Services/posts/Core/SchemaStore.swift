@@ -109,6 +109,9 @@ enum SchemaStore {
                 "objectId" text PRIMARY KEY, "createdAt" timestamptz NOT NULL, "updatedAt" timestamptz NOT NULL,
                 "_rperm" text[], "_wperm" text[])
             """)
+        if className == InstallationTable.className {
+            _ = try await connection.query(InstallationTable.storageSQL)
+        }
         _ = try await connection.query("INSERT INTO parse_schema (class_name) VALUES ($1) ON CONFLICT DO NOTHING", [className])
     }
 
@@ -117,6 +120,9 @@ enum SchemaStore {
         if let column = type.columnType {
             _ = try await connection.query(
                 "ALTER TABLE \(Names.table(className)) ADD COLUMN IF NOT EXISTS \(Names.quoted(name)) \(column)")
+            for statement in InstallationTable.afterAddingColumn(name, className: className) {
+                _ = try await connection.query(statement)
+            }
         } else if type.kind == .relation {
             let join = Names.joinTable(field: name, className: className)
             _ = try await connection.query(
