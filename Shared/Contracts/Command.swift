@@ -22,17 +22,3 @@ public struct CommandHeader: Codable, Sendable {
     public var requestId: String
     public var identity: Identity
 }
-
-extension Command: JSONValueRepresentable where Payload: JSONValueRepresentable {
-    public var jsonValue: JSONValue {
-        .object(["type": .string(type), "requestId": .string(requestId), "identity": identity.jsonValue,
-                 "payload": payload.jsonValue])
-    }
-
-    public init?(jsonValue: JSONValue) {
-        guard let type = jsonValue["type"]?.stringValue, let requestId = jsonValue["requestId"]?.stringValue,
-              let identity = jsonValue["identity"].flatMap(Identity.init(jsonValue:)),
-              let payload = jsonValue["payload"].flatMap(Payload.init(jsonValue:)) else { return nil }
-        self.init(type: type, requestId: requestId, identity: identity, payload: payload)
-    }
-}

@@ -36,32 +36,3 @@ public enum CommandReply<Payload: Codable & Sendable>: Codable, Sendable {
 public struct Empty: Codable, Sendable, Equatable {
     public init() {}
 }
-
-extension CommandReply: JSONValueRepresentable where Payload: JSONValueRepresentable {
-    public var jsonValue: JSONValue {
-        switch self {
-        case .success(let payload): .object(["ok": payload.jsonValue])
-        case .failure(let error): .object(["error": error.jsonValue])
-        }
-    }
-
-    /// As the `Decodable` form: an `error` member, even beside `ok`, makes it a failure.
-    public init?(jsonValue: JSONValue) {
-        if let error = jsonValue["error"], error != .null {
-            guard let failure = ParseError(jsonValue: error) else { return nil }
-            self = .failure(failure)
-        } else {
-            guard let payload = jsonValue["ok"].flatMap(Payload.init(jsonValue:)) else { return nil }
-            self = .success(payload)
-        }
-    }
-}
-
-extension Empty: JSONValueRepresentable {
-    public var jsonValue: JSONValue { .object([:]) }
-
-    public init?(jsonValue: JSONValue) {
-        guard jsonValue.objectValue != nil else { return nil }
-        self.init()
-    }
-}

@@ -24,27 +24,3 @@ public struct Identity: Codable, Sendable, Equatable {
     public static let anonymous = Identity()
     public static let master = Identity(isMaster: true)
 }
-
-extension Identity: JSONValueRepresentable {
-    public var jsonValue: JSONValue {
-        var fields: [String: JSONValue] = [
-            "roles": .array(roles.map { .string($0) }), "isMaster": .bool(isMaster), "isReadOnlyMaster": .bool(isReadOnlyMaster),
-        ]
-        if let userId { fields["userId"] = .string(userId) }
-        if let sessionToken { fields["sessionToken"] = .string(sessionToken) }
-        if let installationId { fields["installationId"] = .string(installationId) }
-        return .object(fields)
-    }
-
-    public init?(jsonValue: JSONValue) {
-        guard let items = jsonValue["roles"]?.arrayValue, let isMaster = jsonValue["isMaster"]?.boolValue,
-              let isReadOnlyMaster = jsonValue["isReadOnlyMaster"]?.boolValue,
-              case .some(let userId) = jsonValue.optionalString("userId"),
-              case .some(let sessionToken) = jsonValue.optionalString("sessionToken"),
-              case .some(let installationId) = jsonValue.optionalString("installationId") else { return nil }
-        let roles = items.compactMap { $0.stringValue }
-        guard roles.count == items.count else { return nil }
-        self.init(userId: userId, roles: roles, isMaster: isMaster, isReadOnlyMaster: isReadOnlyMaster,
-                  sessionToken: sessionToken, installationId: installationId)
-    }
-}

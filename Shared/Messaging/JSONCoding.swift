@@ -1,23 +1,14 @@
 import Contracts
-import Foundation
 import ParseWire
 
-/// The one JSON configuration for messages between services, so every sender and receiver agrees. Messages
-/// that are `JSONValueRepresentable` (the command envelope with REST payloads) skip Foundation's coders; the
-/// JSON is the same either way.
+/// The one JSON coder of the messages between services, so every sender and receiver agrees: `JSONValueEncoder`
+/// and `JSONValueDecoder`, which write compact text with sorted keys and read what Foundation's coders read.
 enum JSONCoding {
     static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        if let known = value as? any JSONValueRepresentable { return JSONText.bytes(known.jsonValue) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
+        try JSONValueEncoder().encode(value)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        if let known = type as? any JSONValueRepresentable.Type, let json = JSONValue.parse(bytes),
-           let value = known.init(jsonValue: json) as? T {
-            return value
-        }
-        return try JSONDecoder().decode(type, from: Data(bytes))
+        try JSONValueDecoder().decode(type, from: bytes)
     }
 }

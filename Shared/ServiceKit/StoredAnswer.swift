@@ -1,32 +1,36 @@
 import Contracts
 import ParseWire
 
-/// The first answer to an idempotent write, as kept for its retries: the response, or the Parse error. Written
-/// with the project's JSON text encoder (on every idempotent write), read back only for a retry.
+/// The first answer to an idempotent write, as kept for its retries: the response (`{"response":{...}}`), or the
+/// Parse error (`{"code":N,"error":"..."}`). Written on every idempotent write, read back only for a retry.
 struct StoredAnswer: Sendable, Equatable {
     var outcome: Result<RESTResponse, ParseError>
+
+    private struct Stored: Codable {
+        var response: RESTResponse
+    }
 
     init(_ outcome: Result<RESTResponse, ParseError>) {
         self.outcome = outcome
     }
 
     init?(text: String) {
-        guard let value = JSONValue.parse(text) else { return nil }
-        if let response = value["response"].flatMap(RESTResponse.init(jsonValue:)) {
-            outcome = .success(response)
-        } else if let code = value["code"]?.numberValue.flatMap({ Int(exactly: $0) }),
-                  let message = value["error"]?.stringValue {
-            outcome = .failure(ParseError(ParseError.Code(rawValue: code), message))
+        let bytes = Array(text.utf8)
+        if let stored = try? JSONValueDecoder().decode(Stored.self, from: bytes) {
+            outcome = .success(stored.response)
+        } else if let error = try? JSONValueDecoder().decode(ParseError.self, from: bytes) {
+            outcome = .failure(error)
         } else {
             return nil
         }
     }
 
     var text: String {
-        switch outcome {
-        case .success(let response): JSONValue.object(["response": response.jsonValue]).compactText
-        case .failure(let error):
-            JSONValue.object(["code": .number(Double(error.code.rawValue)), "error": .string(error.message)]).compactText
+        // Neither can fail: no number beyond 2^53, no NaN.
+        let bytes = switch outcome {
+        case .success(let response): try? JSONValueEncoder().encode(Stored(response: response))
+        case .failure(let error): try? JSONValueEncoder().encode(error)
         }
+        return String(decoding: bytes ?? [], as: UTF8.self)
     }
 }
