@@ -1,5 +1,6 @@
 import Foundation
 @testable import ParseWire
+import Runtime
 import Testing
 
 /// `JSONValue.parse` against Foundation's decoder (what it replaced) on valid text, and against JSON's grammar on
@@ -52,7 +53,7 @@ import Testing
 
     /// Random documents written by Foundation's encoder read back equal.
     @Test func readsBackRandomDocuments() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let encoder = JSONEncoder()
         for _ in 0..<300 {
             let value = Self.randomValue(depth: 0, using: &generator)
@@ -61,7 +62,7 @@ import Testing
         }
     }
 
-    static func randomValue(depth: Int, using generator: inout SeededGenerator) -> JSONValue {
+    static func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
         switch Int.random(in: depth > 3 ? 0...3 : 0...5, using: &generator) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))
@@ -80,23 +81,9 @@ import Testing
         }
     }
 
-    static func randomString(using generator: inout SeededGenerator) -> String {
+    static func randomString(using generator: inout SplitMix64) -> String {
         let pieces = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "é", "€", "😀", "$regex", "__type"]
         return (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
     }
 }
 
-/// A fixed sequence, so a failure repeats.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}

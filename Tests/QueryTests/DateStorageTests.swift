@@ -1,5 +1,6 @@
 import Foundation
 import ParseWire
+import Runtime
 import Testing
 @testable import Query
 @testable import Storage
@@ -7,17 +8,6 @@ import Testing
 /// A Date on its whole way: the client's text, the value bound for PostgreSQL, PostgreSQL's output read back, the
 /// text answered. Both sides must use the same calendar, or dates before 1582-10-15 move by days.
 struct DateStorageTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func roundTrip(_ text: String) throws {
         let date = try ValueStorage.date(.object(["__type": .string("Date"), "iso": .string(text)]))
         var parameters = SQLParameters()
@@ -39,7 +29,7 @@ struct DateStorageTests {
     }
 
     @Test func generatedDatesOverTheWholeRangeRoundTrip() throws {
-        var random = SplitMix(state: 1_582_10_15)
+        var random = SplitMix64(seed: 1_582_10_15)
         let first = try #require(ParseDate.milliseconds(from: "0001-01-01T00:00:00.000Z"))
         let last = try #require(ParseDate.milliseconds(from: "9999-12-31T23:59:59.999Z"))
         for _ in 0..<5_000 {
