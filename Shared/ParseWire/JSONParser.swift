@@ -1,10 +1,11 @@
-/// JSON text to `JSONValue`, written by hand: every request parses its command, its body and the ACLs of the rows
-/// it reads, and going through `JSONDecoder` made each value try every type in turn (a thrown error per miss).
+/// JSON text to a `JSONTree` (`JSONValue`, or `JSONNode` for the messages' decoder), written by hand: every request
+/// parses its command, its body and the ACLs of the rows it reads, and going through `JSONDecoder` made each value
+/// try every type in turn (a thrown error per miss).
 /// Accepts what JavaScript's `JSON.parse` accepts, as parse-server reads bodies with it, except that a string
 /// with a lone surrogate (`"\ud800"`), which a Swift string cannot hold, reads as U+FFFD, like invalid UTF-8.
-struct JSONParser {
+struct JSONParser<Tree: JSONTree> {
     /// Deeper nesting is refused rather than risking the stack (Foundation's decoder stops at 512 too).
-    static let maxDepth = 512
+    static var maxDepth: Int { 512 }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -16,7 +17,7 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Tree? {
         var parser = JSONParser(bytes)
         do {
             let value = try parser.value()
@@ -27,7 +28,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func value() throws(Malformed) -> JSONValue {
+    private mutating func value() throws(Malformed) -> Tree {
         skipWhitespace()
         guard index < bytes.count else { throw Malformed() }
         switch bytes[index] {
@@ -41,9 +42,9 @@ struct JSONParser {
         }
     }
 
-    private mutating func object() throws(Malformed) -> [String: JSONValue] {
+    private mutating func object() throws(Malformed) -> Tree.Members {
         try enter()
-        var fields: [String: JSONValue] = [:]
+        var fields = Tree.noMembers()
         skipWhitespace()
         if take(UInt8(ascii: "}")) { depth -= 1; return fields }
         repeat {
@@ -52,7 +53,7 @@ struct JSONParser {
             let key = try string()
             skipWhitespace()
             guard take(UInt8(ascii: ":")) else { throw Malformed() }
-            fields[key] = try value()
+            Tree.add(key, try value(), to: &fields)
             skipWhitespace()
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")) else { throw Malformed() }
@@ -60,9 +61,9 @@ struct JSONParser {
         return fields
     }
 
-    private mutating func array() throws(Malformed) -> [JSONValue] {
+    private mutating func array() throws(Malformed) -> [Tree] {
         try enter()
-        var items: [JSONValue] = []
+        var items: [Tree] = []
         skipWhitespace()
         if take(UInt8(ascii: "]")) { depth -= 1; return items }
         repeat {

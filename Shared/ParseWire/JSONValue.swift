@@ -33,11 +33,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Parses JSON text (`JSONParser`); nil when it is not JSON.
     public static func parse(_ text: String) -> JSONValue? {
         var text = text
-        return text.withUTF8 { JSONParser.parse($0) }
+        return text.withUTF8 { JSONParser<JSONValue>.parse($0) }
     }
 
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        bytes.withUnsafeBufferPointer { JSONParser.parse($0) }
+        bytes.withUnsafeBufferPointer { JSONParser<JSONValue>.parse($0) }
     }
 
     public subscript(key: String) -> JSONValue? {

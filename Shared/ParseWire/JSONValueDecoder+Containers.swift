@@ -1,14 +1,19 @@
 /// The keyed container of `ValueDecoding`.
 struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecoding
-    let fields: [String: JSONValue]
+    let members: [JSONNode.Member]
 
     var codingPath: [any CodingKey] { decoder.codingPath }
-    var allKeys: [Key] { fields.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        return members.compactMap { seen.insert($0.key).inserted ? Key(stringValue: $0.key) : nil }
+    }
 
-    func contains(_ key: Key) -> Bool { fields[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { JSONNode.member(key.stringValue, in: members) != nil }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try member(key) == .null }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        if case .null = try member(key) { true } else { false }
+    }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(member(key), key: key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(member(key), key: key) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.number(member(key), key: key) }
@@ -57,16 +62,16 @@ struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// As Foundation's: the member `super`, or null when there is none.
-    func superDecoder() throws -> any Decoder { nested(fields["super"] ?? .null, JSONCodingKey.super) }
+    func superDecoder() throws -> any Decoder { nested(JSONNode.member("super", in: members) ?? .null, JSONCodingKey.super) }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder { nested(fields[key.stringValue] ?? .null, key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { nested(JSONNode.member(key.stringValue, in: members) ?? .null, key) }
 
-    private func nested(_ value: JSONValue, _ key: any CodingKey) -> ValueDecoding {
+    private func nested(_ value: JSONNode, _ key: any CodingKey) -> ValueDecoding {
         ValueDecoding(value, path: .child(parent: decoder, key: key))
     }
 
-    private func member(_ key: Key) throws -> JSONValue {
-        guard let value = fields[key.stringValue] else {
+    private func member(_ key: Key) throws -> JSONNode {
+        guard let value = JSONNode.member(key.stringValue, in: members) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath,
                                                        debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
@@ -74,8 +79,8 @@ struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The member, nil when it is absent or null.
-    private func present(_ key: Key) -> JSONValue? {
-        switch fields[key.stringValue] {
+    private func present(_ key: Key) -> JSONNode? {
+        switch JSONNode.member(key.stringValue, in: members) {
         case nil, .null?: nil
         case let value?: value
         }
@@ -85,10 +90,10 @@ struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// The unkeyed container of `ValueDecoding`.
 struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
     let decoder: ValueDecoding
-    let items: [JSONValue]
+    let items: [JSONNode]
     private(set) var currentIndex = 0
 
-    init(decoder: ValueDecoding, items: [JSONValue]) {
+    init(decoder: ValueDecoding, items: [JSONNode]) {
         self.decoder = decoder
         self.items = items
     }
@@ -98,7 +103,7 @@ struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= items.count }
 
     mutating func decodeNil() throws -> Bool {
-        guard try peek(Any?.self) == .null else { return false }
+        guard case .null = try peek(Any?.self) else { return false }
         currentIndex += 1
         return true
     }
@@ -133,19 +138,19 @@ struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
         try next((any Decoder).self) { Self.nested($0, $1, $2) }
     }
 
-    private static func nested(_ decoder: ValueDecoding, _ value: JSONValue, _ key: any CodingKey) -> ValueDecoding {
+    private static func nested(_ decoder: ValueDecoding, _ value: JSONNode, _ key: any CodingKey) -> ValueDecoding {
         ValueDecoding(value, path: .child(parent: decoder, key: key))
     }
 
     /// Reads the current item and steps past it only when `read` succeeds, as Foundation's container does.
-    private mutating func next<T>(_ type: T.Type, _ read: (ValueDecoding, JSONValue, JSONCodingKey) throws -> T) throws -> T {
+    private mutating func next<T>(_ type: T.Type, _ read: (ValueDecoding, JSONNode, JSONCodingKey) throws -> T) throws -> T {
         let value = try peek(type)
         let result = try read(decoder, value, JSONCodingKey(index: currentIndex))
         currentIndex += 1
         return result
     }
 
-    private func peek(_ type: Any.Type) throws -> JSONValue {
+    private func peek(_ type: Any.Type) throws -> JSONNode {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [JSONCodingKey(index: currentIndex)],
                                                           debugDescription: "Unkeyed container is at end."))

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func nestingIsBoundedInsteadOfExhaustingTheStack() {
-        let deep = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
+        let deep = String(repeating: "[", count: JSONParser<JSONValue>.maxDepth) + String(repeating: "]", count: JSONParser<JSONValue>.maxDepth)
         #expect(JSONValue.parse(deep) != nil)
         let deeper = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(JSONValue.parse(deeper) == nil)
