@@ -47,7 +47,8 @@ public struct CounterBallots: Codable, Sendable, Equatable {
         self.ballots = ballots
     }
 
-    private enum CodingKeys: String, CodingKey { case className, objectId, field, oncePerUser, ballots }
+    // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
+    private enum CodingKeys: String, CodingKey { case ballots, className, field, objectId, oncePerUser }
 
     /// `oncePerUser` may be absent (a sender from before the rule): plain counting.
     public init(from decoder: any Decoder) throws {
@@ -80,6 +81,9 @@ public struct BallotResult: Codable, Sendable, Equatable {
     /// (with an amount of 0) for a ballot that changed nothing: a second like, or a retraction without a like.
     public var sequence: Int?
     public var updatedAt: String?
+
+    // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
+    private enum CodingKeys: String, CodingKey { case amount, ballotId, error, sequence, total, updatedAt }
 
     public init(ballotId: String, error: ParseError? = nil, amount: Double? = nil, total: Double? = nil,
                 sequence: Int? = nil, updatedAt: String? = nil) {

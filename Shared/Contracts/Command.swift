@@ -8,6 +8,9 @@ public struct Command<Payload: Codable & Sendable>: Codable, Sendable {
     public var identity: Identity
     public var payload: Payload
 
+    // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
+    private enum CodingKeys: String, CodingKey { case identity, payload, requestId, type }
+
     public init(type: String, requestId: String, identity: Identity, payload: Payload) {
         self.type = type
         self.requestId = requestId

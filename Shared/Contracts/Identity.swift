@@ -11,6 +11,11 @@ public struct Identity: Codable, Sendable, Equatable {
     /// The device's `X-Parse-Installation-Id`, which an `_Installation` write uses to find the device's row.
     public var installationId: String?
 
+    // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
+    private enum CodingKeys: String, CodingKey {
+        case installationId, isMaster, isReadOnlyMaster, roles, sessionToken, userId
+    }
+
     public init(userId: String? = nil, roles: [String] = [], isMaster: Bool = false,
                 isReadOnlyMaster: Bool = false, sessionToken: String? = nil, installationId: String? = nil) {
         self.userId = userId

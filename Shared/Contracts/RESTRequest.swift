@@ -23,6 +23,11 @@ public struct RESTRequest: Codable, Sendable, Equatable {
     /// service applies it once per request id and answers a retry with the first answer.
     public var idempotent: Bool?
 
+    // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
+    private enum CodingKeys: String, CodingKey {
+        case body, context, headers, idempotent, ip, method, path, query, serverURL
+    }
+
     public init(method: String, path: String, query: [String: String], body: String?, serverURL: String,
                 headers: [String: String]? = nil, ip: String? = nil, context: JSONValue? = nil,
                 idempotent: Bool? = nil) {
@@ -42,6 +47,9 @@ public struct RESTResponse: Codable, Sendable, Equatable {
     public var status: Int
     public var headers: [String: String]
     public var body: String
+
+    // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
+    private enum CodingKeys: String, CodingKey { case body, headers, status }
 
     public init(status: Int, headers: [String: String] = [:], body: String) {
         self.status = status

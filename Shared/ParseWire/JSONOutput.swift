@@ -3,7 +3,8 @@
 /// the value around them goes on, so the members of the objects being written form one stack here, and one
 /// scratch buffer serves every object put in key order.
 final class JSONOutput {
-    /// A member's value sits at `start..<end` of `bytes`, or in `deferred`'s output.
+    /// A member's key and value (`"key":value`) sit at `start..<end` of `bytes`; a deferred member's value is in
+    /// `deferred`'s output, and its key is written only when the object is put in order.
     struct Member {
         var key: String
         var start: Int

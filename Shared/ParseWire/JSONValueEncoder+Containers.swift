@@ -1,16 +1,17 @@
 import Foundation
 
-/// The keyed container of `ValueEncoding`: each member's value is written at the end of the output and recorded
-/// under its key.
+/// The keyed container of `ValueEncoding`: each member is written with its key at the end of the output and
+/// recorded under its key.
 struct KeyedValueEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoding
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func member(_ key: Key, _ write: (ValueEncoding) throws -> Void) rethrows {
-        let start = encoder.output.bytes.count
+        let name = key.stringValue
+        let start = encoder.beginMember(name)
         try write(encoder)
-        encoder.endMember(key.stringValue, from: start)
+        encoder.endMember(name, from: start)
     }
 
     mutating func encodeNil(forKey key: Key) throws { member(key) { $0.writeNull() } }

@@ -2,8 +2,10 @@ import Foundation
 import Runtime
 
 /// One value being encoded, written straight into the text's shared `JSONOutput`. An object's members are written
-/// as they come and put in key order when the value is done (`finish`); a container handed out for later
-/// (`nestedContainer`, `superEncoder`) writes into an output of its own, copied in then.
+/// with their keys as they come; when the value is done (`finish`), members that came out of key order are put in
+/// order, and members that came in order (the usual case for a type whose properties are declared in key order)
+/// stay where they are. A container handed out for later (`nestedContainer`, `superEncoder`) writes into an
+/// output of its own, copied in then.
 final class ValueEncoding: Encoder, CodingPathHolder {
     enum Shape { case none, single, object, array }
 
@@ -45,7 +47,7 @@ final class ValueEncoding: Encoder, CodingPathHolder {
         shape = wanted
         start = output.bytes.count
         membersStart = output.members.count
-        if wanted == .array { output.bytes.append(UInt8(ascii: "[")) }
+        output.bytes.append(wanted == .array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
     }
 
     func beginSingle() {
@@ -54,6 +56,15 @@ final class ValueEncoding: Encoder, CodingPathHolder {
     }
 
     // MARK: members and items
+
+    /// Writes the next member's key (and the comma before it); answers where the member starts.
+    func beginMember(_ key: String) -> Int {
+        if output.members.count > membersStart { output.bytes.append(UInt8(ascii: ",")) }
+        let start = output.bytes.count
+        JSONEscaping.write(key, into: &output.bytes)
+        output.bytes.append(UInt8(ascii: ":"))
+        return start
+    }
 
     func endMember(_ key: String, from start: Int) {
         output.members.append(JSONOutput.Member(key: key, start: start, end: output.bytes.count, deferred: nil))
@@ -96,9 +107,14 @@ final class ValueEncoding: Encoder, CodingPathHolder {
         }
     }
 
-    /// Rewrites the members in key order; of a key written twice, the last value counts.
+    /// Closes the object. Members already in strictly increasing key order stay as written; otherwise the members
+    /// are rewritten in key order, and of a key written twice, the last value counts.
     private func finishObject() {
         defer { output.members.removeSubrange(membersStart...) }
+        if membersInOrder() {
+            output.bytes.append(UInt8(ascii: "}"))
+            return
+        }
         var order = Array(membersStart..<output.members.count)
         order.sort { [output] in
             let (a, b) = (output.members[$0].key, output.members[$1].key)
@@ -112,9 +128,9 @@ final class ValueEncoding: Encoder, CodingPathHolder {
             let member = output.members[index]
             if position + 1 < order.count, output.members[order[position + 1]].key == member.key { continue }
             if text.count > 1 { text.append(UInt8(ascii: ",")) }
-            JSONEscaping.write(member.key, into: &text)
-            text.append(UInt8(ascii: ":"))
             if let nested = member.deferred {
+                JSONEscaping.write(member.key, into: &text)
+                text.append(UInt8(ascii: ":"))
                 nested.finish()
                 text += nested.output.bytes
             } else {
@@ -124,6 +140,17 @@ final class ValueEncoding: Encoder, CodingPathHolder {
         text.append(UInt8(ascii: "}"))
         output.bytes.replaceSubrange(start..., with: text)
         output.scratch = text
+    }
+
+    /// Whether every member was written in place, each key after the one before it.
+    private func membersInOrder() -> Bool {
+        let members = output.members
+        guard membersStart < members.count else { return true }
+        guard members[membersStart].deferred == nil else { return false }
+        for index in (membersStart + 1)..<members.count {
+            guard members[index].deferred == nil, members[index - 1].key < members[index].key else { return false }
+        }
+        return true
     }
 
     // MARK: values
