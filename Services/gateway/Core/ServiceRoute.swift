@@ -3,13 +3,22 @@ import Contracts
 /// Which service owns a Parse route (the path below the mount), as docs/architecture.md divides the data.
 enum ServiceRoute {
     static func owner(of path: String) -> ServiceName? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let first = parts.first ?? ""
-        if first == "classes", parts.count > 1, ["_User", "_Session", "_Role"].contains(parts[1]) {
+        // The first two segments as substrings, found in the UTF-8 bytes: every request asks, and splitting the
+        // whole path into an array of strings cost more than the rest of the decision.
+        let slash = UInt8(ascii: "/")
+        let firstEnd = path.utf8.firstIndex(of: slash) ?? path.endIndex
+        let first = path[..<firstEnd]
+        var second: Substring?
+        if firstEnd != path.endIndex {
+            let start = path.utf8.index(after: firstEnd)
+            second = path[start..<(path.utf8[start...].firstIndex(of: slash) ?? path.endIndex)]
+        }
+        let secondIsLast = second?.endIndex == path.endIndex
+        if first == "classes", let second, second == "_User" || second == "_Session" || second == "_Role" {
             return .auth
         }
-        if first == "classes", parts.count > 1, parts[1] == "_JobStatus" { return .cloud }
-        if first == "aggregate", parts.count == 2, parts[1] == "_User" { return .auth }
+        if first == "classes", second == "_JobStatus" { return .cloud }
+        if first == "aggregate", second == "_User", secondIsLast { return .auth }
         switch first {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
