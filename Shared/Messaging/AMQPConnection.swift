@@ -90,6 +90,13 @@ public final class AMQPConnection: Sendable {
         mailbox.enqueue(.ack(tag: delivery.tag, generation: delivery.generation))
     }
 
+    /// Acks `delivery` and publishes `reply` right after it, queued together: the connection thread is woken once
+    /// for both and sends them in one turn, the ack first (see `MessageCoalescer.coalesced`).
+    public func ack(_ delivery: Delivery, thenPublish reply: OutgoingMessage) {
+        if let batch = delivery.batch, !batch.settlePart() { return publish(reply) }
+        mailbox.enqueue(.ack(tag: delivery.tag, generation: delivery.generation), then: .publish(reply))
+    }
+
     /// Without requeue the broker dead-letters the message (to the queue's dead-letter queue).
     public func reject(_ delivery: Delivery, requeue: Bool) {
         guard let batch = delivery.batch else {

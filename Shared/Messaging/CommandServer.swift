@@ -89,8 +89,7 @@ public final class CommandServer: Sendable {
         guard let route = router.route(type) else {
             log.warning("unknown command type")
             unknownSeries.count(.unknownType)
-            connection.ack(delivery)
-            reply(to: delivery, body: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
+            settle(delivery, replying: failure(ParseError(.commandUnavailable, "The \(service.rawValue) service does not handle \(type) commands yet.")))
             return
         }
         let metrics = series[type] ?? unknownSeries
@@ -105,17 +104,14 @@ public final class CommandServer: Sendable {
             }
             // Counted before the answer leaves, so a caller that reads the metrics next finds its command there.
             metrics.count(answer.refused ? .refused : .ok, since: started)
-            // Acked before the reply goes out: see `AMQPConnection.coalesced` (a reply can cost the connection).
-            connection.ack(delivery)
-            reply(to: delivery, body: answer.body, headers: answer.headers)
+            settle(delivery, replying: answer.body, headers: answer.headers)
             log.debug("handled", ["duration_ms": started.millisecondsElapsedText, "calls": calls?.summary ?? "-"])
         } catch let error as DeadlineExceeded {
             // Its caller has stopped waiting (or is about to): running it again would only hold resources.
             log.warning("stopped at the caller's deadline", ["error": "\(error)",
                                                              "duration_ms": started.millisecondsElapsedText])
             metrics.count(.timeout, since: started)
-            connection.ack(delivery)
-            reply(to: delivery, body: failure(Self.timedOut(error)))
+            settle(delivery, replying: failure(Self.timedOut(error)))
         } catch {
             metrics.count((Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1 < options.maxAttempts
                           ? .retry : .deadLetter, since: started)
@@ -151,8 +147,23 @@ public final class CommandServer: Sendable {
     }
 
     private func reply(to delivery: Delivery, body: [UInt8], headers: [String: String] = [:]) {
-        guard let replyTo = delivery.replyTo else { return }
-        connection.publish(OutgoingMessage(routingKey: replyTo, body: body, correlationId: delivery.correlationId,
-                                           headers: headers))
+        guard let reply = Self.reply(to: delivery, body: body, headers: headers) else { return }
+        connection.publish(reply)
+    }
+
+    /// Acks a handled command and sends its answer, queued together. The ack goes before the reply: see
+    /// `MessageCoalescer.coalesced` (a reply can cost the connection).
+    private func settle(_ delivery: Delivery, replying body: [UInt8], headers: [String: String] = [:]) {
+        if let reply = Self.reply(to: delivery, body: body, headers: headers) {
+            connection.ack(delivery, thenPublish: reply)
+        } else {
+            connection.ack(delivery)
+        }
+    }
+
+    private static func reply(to delivery: Delivery, body: [UInt8], headers: [String: String]) -> OutgoingMessage? {
+        delivery.replyTo.map {
+            OutgoingMessage(routingKey: $0, body: body, correlationId: delivery.correlationId, headers: headers)
+        }
     }
 }

@@ -37,6 +37,15 @@ final class ConnectionMailbox: Sendable {
         deliver(shared.withLock { $0.append(operation) }) {}
     }
 
+    /// Queues `first` and then `second` together: one wake-up at most, and nothing queued between them.
+    func enqueue(_ first: ConnectionOperation, then second: ConnectionOperation) {
+        deliver(shared.withLock { shared in
+            let outcome = shared.append(first)
+            _ = shared.append(second)
+            return outcome
+        }) {}
+    }
+
     /// Queues `operation` while the connection is up and not stopping; otherwise runs `refused`.
     func enqueueWhileConnected(_ operation: ConnectionOperation, refused: () -> Void) {
         let outcome = shared.withLock { shared -> Enqueued in
