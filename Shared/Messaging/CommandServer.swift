@@ -138,17 +138,12 @@ public final class CommandServer: Sendable {
         } else {
             log.error("command failed too often; dead-lettered", ["attempts": String(attempts), "error": "\(error)"])
             connection.reject(delivery, requeue: false)
-            reply(to: delivery, body: failure(.internalError))
+            Self.reply(to: delivery, body: failure(.internalError)).map(connection.publish)
         }
     }
 
     private func failure(_ error: ParseError) -> [UInt8] {
         (try? CommandRouter.failure(error)) ?? []
-    }
-
-    private func reply(to delivery: Delivery, body: [UInt8], headers: [String: String] = [:]) {
-        guard let reply = Self.reply(to: delivery, body: body, headers: headers) else { return }
-        connection.publish(reply)
     }
 
     /// Acks a handled command and sends its answer, queued together. The ack goes before the reply: see
@@ -161,7 +156,8 @@ public final class CommandServer: Sendable {
         }
     }
 
-    private static func reply(to delivery: Delivery, body: [UInt8], headers: [String: String]) -> OutgoingMessage? {
+    /// The answer to `delivery`, for its caller's reply address; nil when the caller wants none.
+    private static func reply(to delivery: Delivery, body: [UInt8], headers: [String: String] = [:]) -> OutgoingMessage? {
         delivery.replyTo.map {
             OutgoingMessage(routingKey: $0, body: body, correlationId: delivery.correlationId, headers: headers)
         }

@@ -7,10 +7,19 @@ struct KeyedValueEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
+    /// A member whose value fails leaves nothing behind (its key included), as with Foundation's encoder, so a
+    /// caller that goes on after the error still gets valid JSON.
     private func member(_ key: Key, _ write: (ValueEncoding) throws -> Void) rethrows {
         let name = key.stringValue
+        let (bytes, members) = (encoder.output.bytes.count, encoder.output.members.count)
         let start = encoder.beginMember(name)
-        try write(encoder)
+        do {
+            try write(encoder)
+        } catch {
+            encoder.output.bytes.removeSubrange(bytes...)
+            encoder.output.members.removeSubrange(members...)
+            throw error
+        }
         encoder.endMember(name, from: start)
     }
 

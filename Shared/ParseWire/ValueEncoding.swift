@@ -3,7 +3,7 @@ import Runtime
 
 /// One value being encoded, written straight into the text's shared `JSONOutput`. An object's members are written
 /// with their keys as they come; when the value is done (`finish`), members that came out of key order are put in
-/// order, and members that came in order (the usual case for a type whose properties are declared in key order)
+/// order, and members that came in order (the usual case for a type whose `CodingKeys` are listed in key order)
 /// stay where they are. A container handed out for later (`nestedContainer`, `superEncoder`) writes into an
 /// output of its own, copied in then.
 final class ValueEncoding: Encoder, CodingPathHolder {

@@ -44,6 +44,20 @@ import Testing
         #expect(try Self.text(Members(members: [("a", 1)], deferred: "b")) == #"{"a":1,"b":{"a":false,"z":true}}"#)
     }
 
+    @Test func aMemberThatFailsLeavesNothingBehind() throws {
+        struct Partial: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: JSONCodingKey.self)
+                try container.encode(1, forKey: JSONCodingKey(stringValue: "a"))
+                _ = try? container.encode(Double.nan, forKey: JSONCodingKey(stringValue: "b"))
+                _ = try? container.encode([["x": 1.0, "y": .infinity]], forKey: JSONCodingKey(stringValue: "c"))
+                try container.encode(4, forKey: JSONCodingKey(stringValue: "d"))
+            }
+        }
+        #expect(try Self.text(Partial()) == #"{"a":1,"d":4}"#)
+        #expect(try JSONValueEncoder().encodeValue(Partial()) == (try JSONValue.parse(Array(JSONEncoder().encode(Partial())))))
+    }
+
     struct Named: Decodable, Equatable {
         var name: String
         var tags: [String: String]
