@@ -10,7 +10,8 @@ import MetricsHTTP
 /// the metrics, and per hour in the API request counts (`RequestCounter`, for the dashboard's Analytics), which
 /// count below the mount only. With `PARSE_METRICS=0` the metrics count nothing and `/metrics` is an unknown route
 /// like any other; the request counts go on.
-struct InstrumentedResponder: HTTPStreamingResponder {
+/// A class for the reason given at `DashboardResponder`.
+final class InstrumentedResponder: HTTPStreamingResponder {
     static let path = "/metrics"
 
     let inner: SessionAwareResponder
@@ -18,6 +19,15 @@ struct InstrumentedResponder: HTTPStreamingResponder {
     let requestCounts: RequestCounter?
     let masterKey: String?
     let queueDepths: DeadLetterQueues
+
+    init(inner: SessionAwareResponder, metrics: GatewayMetrics?, requestCounts: RequestCounter?, masterKey: String?,
+         queueDepths: DeadLetterQueues) {
+        self.inner = inner
+        self.metrics = metrics
+        self.requestCounts = requestCounts
+        self.masterKey = masterKey
+        self.queueDepths = queueDepths
+    }
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         if metrics != nil, request.path == Self.path { return nil }

@@ -5,7 +5,9 @@ import ParseWire
 /// The built-in dashboard in front of the API. Below its path: the web app's files and its login. Below the
 /// API's mount: a request that carries the dashboard's cookie, its CSRF token and our own origin is sent on with
 /// the master key added here, so the browser never holds the key; the cookie alone adds nothing.
-struct DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResponder {
+/// A class, not a struct: the server calls it for every request, and each call copied the whole responder (all the
+/// layers inside it) into its frame.
+final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResponder {
     static var csrfHeader: String { "X-Parse-Dashboard-Token" }
 
     let inner: Inner
@@ -18,6 +20,21 @@ struct DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResponder
     let mountPath: String
     let fallbackHost: String
     let imageSources: [String]
+
+    init(inner: Inner, configuration: DashboardConfiguration, assets: DashboardAssets, cookies: DashboardSessionCookie,
+         applicationId: String, masterKey: String, readOnlyMasterKey: String?, mountPath: String, fallbackHost: String,
+         imageSources: [String]) {
+        self.inner = inner
+        self.configuration = configuration
+        self.assets = assets
+        self.cookies = cookies
+        self.applicationId = applicationId
+        self.masterKey = masterKey
+        self.readOnlyMasterKey = readOnlyMasterKey
+        self.mountPath = mountPath
+        self.fallbackHost = fallbackHost
+        self.imageSources = imageSources
+    }
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         if isDashboardPath(request.path) {
