@@ -11,9 +11,16 @@ public enum ParseDate {
     /// 9999-12-31.
     public static let years: ClosedRange<Int64> = 1...9999
 
+    /// The milliseconds either side of 1970 a JavaScript `Date` can hold (100,000,000 days).
+    public static let javaScriptRange: ClosedRange<Double> = -8.64e15...8.64e15
+
+    /// A date beyond JavaScript's range is written as the end of that range: callers check what a client sent
+    /// (`javaScriptRange`), and a date that slipped through must not stop the process.
     public static func string(from date: Date) -> String {
         // Nearest millisecond: a parsed date can sit a hair below its written value.
-        CivilCalendar.timestamp(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let bounded = milliseconds.isNaN ? 0 : min(max(milliseconds, javaScriptRange.lowerBound), javaScriptRange.upperBound)
+        return CivilCalendar.timestamp(milliseconds: Int64(bounded))
     }
 
     /// Reads ISO 8601 as parse-server takes it from clients: `YYYY-MM-DDTHH:MM:SS`, optional fraction (cut to

@@ -69,6 +69,8 @@ extension IntegrationSuite {
             (#"{"where":5}"#, 102, nil),
             (#"{"channels":"news"}"#, 115, nil),
             (#"{"channels":[],"push_time":"soon"}"#, 115, "soon is not valid time."),
+            (#"{"channels":[],"push_time":1e300}"#, 115, nil),
+            (#"{"channels":[],"expiration_time":-9e12}"#, 115, nil),
             (#"{"channels":[],"expiration_interval":-1}"#, 115, "expiration_interval must be a number greater than 0"),
             (#"{"channels":[],"expiration_time":"2030-01-01T00:00:00Z","expiration_interval":9}"#, 115,
              "Both expiration_time and expiration_interval cannot be set"),

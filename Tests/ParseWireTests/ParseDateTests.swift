@@ -8,6 +8,14 @@ import Runtime
     /// literal rounds to binary.
     static let known = Date(timeIntervalSince1970: TimeInterval(1_796_047_371_492) / 1000)
 
+    @Test func datesBeyondJavaScriptsRangeAreWrittenAtItsEnd() {
+        let latest = ParseDate.string(from: Date(timeIntervalSince1970: 8.64e12))
+        let earliest = ParseDate.string(from: Date(timeIntervalSince1970: -8.64e12))
+        #expect(ParseDate.string(from: Date(timeIntervalSince1970: 1e300)) == latest)
+        #expect(ParseDate.string(from: Date(timeIntervalSince1970: -1e300)) == earliest)
+        #expect(ParseDate.string(from: .distantFuture) != latest)
+    }
+
     @Test func formatsWithThreeFractionalDigitsAndZ() {
         #expect(ParseDate.string(from: Self.known) == "2026-11-30T14:02:51.492Z")
     }

@@ -56,8 +56,10 @@ struct PushRequest: Sendable {
             localTime = time.local
         }
         if let interval = expirationInterval {
-            // Counted from the moment the push goes out.
-            expirationTime = ((pushTime ?? now).timeIntervalSince1970 + interval) * 1000
+            // Counted from the moment the push goes out; parse-server takes any positive interval, and one that
+            // reaches past the dates a JavaScript `Date` holds never expires.
+            expirationTime = min(((pushTime ?? now).timeIntervalSince1970 + interval) * 1000,
+                                 ParseDate.javaScriptRange.upperBound)
         }
         badge = try Self.badgeChange(data["badge"])
         audienceId = body["audience_id"]?.stringValue
@@ -91,7 +93,8 @@ struct PushRequest: Sendable {
     /// A number (seconds since 1970) or an ISO 8601 date; without a time zone it is a local time.
     private static func time(_ value: JSONValue, field: String) throws(ParseError) -> (date: Date, local: Bool) {
         switch value {
-        case .number(let seconds) where seconds.isFinite:
+        // parse-server refuses a time a JavaScript `Date` cannot hold ("Invalid Date").
+        case .number(let seconds) where ParseDate.javaScriptRange.contains(seconds * 1000):
             return (Date(timeIntervalSince1970: seconds), false)
         case .string(let text):
             let hasZone = text.hasSuffix("Z") || text.range(of: #"[+-]\d\d:\d\d$"#, options: .regularExpression) != nil
