@@ -1,7 +1,26 @@
-/// The keyed container of `ValueDecoding`.
+/// The keyed container of `ValueDecoding`. Members are found by comparing keys; an object with many members (a
+/// dictionary read through `allKeys`, say) gets an index first, so reading all of them stays linear.
 struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecoding
     let members: [JSONNode.Member]
+    /// Position of each key's last member, for objects past `indexedFrom` members.
+    private let index: [String: Int]?
+    static var indexedFrom: Int { 16 }
+
+    init(decoder: ValueDecoding, members: [JSONNode.Member]) {
+        self.decoder = decoder
+        self.members = members
+        guard members.count >= Self.indexedFrom else { index = nil; return }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(members.count)
+        for (position, member) in members.enumerated() { index[member.key] = position }
+        self.index = index
+    }
+
+    private func find(_ key: String) -> JSONNode? {
+        guard let index else { return JSONNode.member(key, in: members) }
+        return index[key].map { members[$0].value }
+    }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] {
@@ -9,7 +28,7 @@ struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return members.compactMap { seen.insert($0.key).inserted ? Key(stringValue: $0.key) : nil }
     }
 
-    func contains(_ key: Key) -> Bool { JSONNode.member(key.stringValue, in: members) != nil }
+    func contains(_ key: Key) -> Bool { find(key.stringValue) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         if case .null = try member(key) { true } else { false }
@@ -62,16 +81,16 @@ struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// As Foundation's: the member `super`, or null when there is none.
-    func superDecoder() throws -> any Decoder { nested(JSONNode.member("super", in: members) ?? .null, JSONCodingKey.super) }
+    func superDecoder() throws -> any Decoder { nested(find("super") ?? .null, JSONCodingKey.super) }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder { nested(JSONNode.member(key.stringValue, in: members) ?? .null, key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { nested(find(key.stringValue) ?? .null, key) }
 
     private func nested(_ value: JSONNode, _ key: any CodingKey) -> ValueDecoding {
         ValueDecoding(value, path: .child(parent: decoder, key: key))
     }
 
     private func member(_ key: Key) throws -> JSONNode {
-        guard let value = JSONNode.member(key.stringValue, in: members) else {
+        guard let value = find(key.stringValue) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath,
                                                        debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
@@ -80,7 +99,7 @@ struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The member, nil when it is absent or null.
     private func present(_ key: Key) -> JSONNode? {
-        switch JSONNode.member(key.stringValue, in: members) {
+        switch find(key.stringValue) {
         case nil, .null?: nil
         case let value?: value
         }

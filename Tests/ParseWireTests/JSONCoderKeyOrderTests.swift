@@ -70,6 +70,14 @@ import Testing
         #expect(named == Named(name: "last", tags: ["k": "2"], any: .object(["x": .array([.number(2)])])))
     }
 
+    @Test(arguments: [3, KeyedValueDecoding<JSONCodingKey>.indexedFrom, 500])
+    func dictionariesOfAnySizeReadTheirLastValues(count: Int) throws {
+        let members = (0..<count).map { #""k\#($0)":\#($0)"# } + [#""k0":-1"#]
+        let dictionary = try JSONValueDecoder().decode([String: Int].self, from: Array("{\(members.joined(separator: ","))}".utf8))
+        #expect(dictionary.count == count)
+        #expect(dictionary["k0"] == -1 && dictionary["k\(count - 1)"] == count - 1)
+    }
+
     @Test func allKeysNamesEachKeyOnce() throws {
         struct Keys: Decodable {
             var keys: [String]
