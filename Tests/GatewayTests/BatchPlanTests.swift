@@ -6,7 +6,7 @@ import Testing
     private func makePlan(_ requests: String, transaction: Bool = false) -> BatchPlan? {
         let body = #"{"transaction":\#(transaction),"requests":\#(requests)}"#
         return BatchRequest(body: body, mountPath: "/parse").map {
-            BatchPlan($0, voteFields: VoteFields(["votes"]), serverURL: "http://h/parse")
+            BatchPlan($0, voteFields: VoteRoute.Fields(["votes"]), serverURL: "http://h/parse")
         }
     }
 

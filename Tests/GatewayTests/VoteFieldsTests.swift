@@ -3,14 +3,14 @@ import Testing
 
 @Suite struct VoteFieldsTests {
     @Test func plainEntryIsAVoteFieldInEveryClass() {
-        let fields = VoteFields(["votes"])
+        let fields = VoteRoute.Fields(["votes"])
         #expect(fields.isVoteField("votes", in: "Post"))
         #expect(fields.isVoteField("votes", in: "Comment"))
         #expect(!fields.isVoteField("likes", in: "Post"))
     }
 
     @Test func classEntryIsAVoteFieldInThatClassOnly() {
-        let fields = VoteFields(["Post.likes"])
+        let fields = VoteRoute.Fields(["Post.likes"])
         #expect(fields.isVoteField("likes", in: "Post"))
         #expect(!fields.isVoteField("likes", in: "Comment"))
         // The entry names a field of a class, not a field literally called "Post.likes".
@@ -18,19 +18,19 @@ import Testing
     }
 
     @Test func entriesAreSortedIntoTheirKinds() {
-        let fields = VoteFields(["votes", "Post.likes", "score", "Comment.stars"])
+        let fields = VoteRoute.Fields(["votes", "Post.likes", "score", "Comment.stars"])
         #expect(fields.everyClass == ["votes", "score"])
         #expect(fields.perClass == ["Post.likes", "Comment.stars"])
     }
 
     @Test func namesAreCaseSensitive() {
-        let fields = VoteFields(["votes", "Post.likes"])
+        let fields = VoteRoute.Fields(["votes", "Post.likes"])
         #expect(!fields.isVoteField("Votes", in: "Post"))
         #expect(!fields.isVoteField("likes", in: "post"))
     }
 
     @Test func noEntriesMeansNoVoteFields() {
-        let fields = VoteFields([])
+        let fields = VoteRoute.Fields([])
         #expect(!fields.isVoteField("votes", in: "Post"))
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import GatewayCore
 
 @Suite struct VoteRouteTests {
-    private let route = VoteRoute(fields: VoteFields(["votes", "Post.likes"]))
+    private let route = VoteRoute(fields: VoteRoute.Fields(["votes", "Post.likes"]))
 
     private func plan(_ body: String?, method: String = "PUT", path: String = "classes/Post/abc123") -> VoteRoute.Plan? {
         route.plan(method: method, path: path, body: body)

@@ -20,7 +20,7 @@ enum BatchPlan: Sendable {
 
     static let nested = ParseError(.invalidJSON, "nested batch requests are not allowed")
 
-    init(_ batch: BatchRequest, voteFields: VoteFields, serverURL: String) {
+    init(_ batch: BatchRequest, voteFields: VoteRoute.Fields, serverURL: String) {
         var steps: [Step] = []
         var owners: Set<ServiceName> = []
         var hasVote = false

@@ -31,7 +31,7 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_PUBLIC_SERVER_URL` (parse-server's `publicServerURL`): the base of file URLs; nil: the request's host.
     public var publicServerURL: String?
     /// `PARSE_VOTE_FIELDS`: increments of these fields go to the votes service.
-    var voteFields: VoteFields
+    var voteFields: VoteRoute.Fields
     /// `PARSE_LIVE_QUERY_UPSTREAM` (`host:port` of the live service, `off` for none): WebSocket upgrades under the
     /// mount path go there, so the SDKs' default `ws://host:port/parse` works on the gateway's port.
     public var liveQueryUpstream: (host: String, port: UInt16)?
@@ -94,7 +94,7 @@ public struct GatewayConfiguration: Sendable {
             connectionTimeoutSeconds: try env.int("PARSE_HTTP_CONNECTION_TIMEOUT", default: 10, in: 1...3600),
             headersTimeoutSeconds: try env.int("PARSE_HTTP_HEADERS_TIMEOUT", default: 10, in: 0...3600),
             publicServerURL: publicServerURL,
-            voteFields: VoteFields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
+            voteFields: VoteRoute.Fields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
         configuration.metricsEnabled = try MetricsSettings.fromEnvironment(env).enabled
         let maxOutboxAge = try env.int("PARSE_READY_MAX_OUTBOX_AGE_MS", default: 0, in: 0...86_400_000)

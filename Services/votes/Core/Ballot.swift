@@ -9,6 +9,13 @@ struct Ballot: Sendable, Equatable {
     var vote: CastVote
 
     var target: BallotTarget { BallotTarget(className: vote.className, objectId: vote.objectId, field: vote.field) }
+
+    /// The event of this ballot once applied (`VoteCast`, or a retraction for a negative amount), written to the
+    /// outbox in the transaction that marks it (`BallotLedger.settleStatement`).
+    func event(amount: Double, total: Double, sequence: Int) -> VoteCast {
+        VoteCast(ballotId: ballotId, className: vote.className, objectId: vote.objectId, field: vote.field,
+                 amount: amount, total: total, sequence: sequence, voter: voter.userId, requestId: requestId)
+    }
 }
 
 /// The counter a ballot changes; ballots of one target are batched together.

@@ -91,9 +91,8 @@ struct BallotLedger: Sendable {
         // One event per applied outcome, in the same order: its id goes with the ballot's row.
         let applied = answered.filter { $0.sequence != nil }.compactMap { outcome in
             byId[outcome.ballotId].map { ballot in
-                (outcome: outcome, event: VoteEvents.encoded(
-                    eventId: TimeOrderedUUID.string(at: time), ballot: ballot, amount: outcome.amount ?? 0,
-                    total: outcome.total ?? 0, sequence: outcome.sequence ?? 0, time: timeText))
+                (outcome: outcome, id: TimeOrderedUUID.string(at: time),
+                 event: ballot.event(amount: outcome.amount ?? 0, total: outcome.total ?? 0, sequence: outcome.sequence ?? 0))
             }
         }
         let literal: ([String]) -> String = PostgresArray.literal
@@ -104,8 +103,9 @@ struct BallotLedger: Sendable {
                   literal(unchanged.map { $0.updatedAt ?? "" }),
                   literal(applied.map { $0.outcome.ballotId }), literal(applied.map { String($0.outcome.amount ?? 0) }),
                   literal(applied.map { String($0.outcome.total ?? 0) }), literal(applied.map { String($0.outcome.sequence ?? 0) }),
-                  literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.event.id }),
-                  literal(applied.map { $0.event.routingKey }), literal(applied.map { $0.event.payload }), "pending"])
+                  literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.id }),
+                  literal(applied.map { $0.event.routingKey }),
+                  literal(applied.map { $0.event.cloudEventText(id: $0.id, time: timeText) }), "pending"])
     }
 
     /// The statement `settleStatement` makes. Every part runs whether or not the final INSERT reads it; the outbox rows are
