@@ -18,12 +18,13 @@ public actor PostgresPool {
     /// Connections open or being opened, idle or lent.
     private var openCount = 0
     private struct Waiter {
-        let id: Int
+        let deadline: Deadline?
         let continuation: CheckedContinuation<Lease, any Error>
     }
 
     private var waiters: [Waiter] = []
-    private var lastWaiterId = 0
+    /// When the task that expires late waiters wakes next; nil when none sleeps.
+    private var sweepAt: Deadline?
     private var isClosed = false
     /// Cancels its connections' statements that outlive their deadline.
     private let watchdog = StatementWatchdog()
@@ -91,11 +92,9 @@ public actor PostgresPool {
         } else {
             let deadline = Deadline.current
             if let deadline, deadline.hasPassed { throw DeadlineExceeded("waiting for a database connection") }
-            lastWaiterId += 1
-            let id = lastWaiterId
             lease = try await withCheckedThrowingContinuation { continuation in
-                waiters.append(Waiter(id: id, continuation: continuation))
-                if let deadline { giveUp(id, at: deadline) }
+                waiters.append(Waiter(deadline: deadline, continuation: continuation))
+                if let deadline { sweep(at: deadline) }
             }
         }
         switch lease {
@@ -110,17 +109,37 @@ public actor PostgresPool {
     }
 
     /// A caller whose deadline passes while it waits stops waiting: its client has stopped waiting too, and the
-    /// callers behind it should not wait for work nobody wants any more.
-    private func giveUp(_ id: Int, at deadline: Deadline) {
-        Task {
-            try? await Task.sleep(for: deadline.remaining)
-            self.expire(id)
-        }
+    /// callers behind it should not wait for work nobody wants any more. One task sleeps until the earliest
+    /// deadline of the waiters rather than one per waiter: under load most callers wait a moment for a connection,
+    /// and a sleeping task per caller was a timer armed, and a wake-up much later, for each of them.
+    private func sweep(at deadline: Deadline) {
+        if let planned = sweepAt, planned <= deadline { return }
+        sweepAt = deadline
+        Task { await self.sweepLoop(from: deadline) }
     }
 
-    private func expire(_ id: Int) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume(throwing: DeadlineExceeded("waiting for a database connection"))
+    private func sweepLoop(from first: Deadline) async {
+        var wake = first
+        while true {
+            try? await Task.sleep(for: wake.remaining)
+            // A sweep planned earlier since took over, and plans its own next wake.
+            guard sweepAt == wake else { return }
+            var late: [Waiter] = []
+            waiters.removeAll { waiter in
+                guard waiter.deadline?.hasPassed == true else { return false }
+                late.append(waiter)
+                return true
+            }
+            for waiter in late {
+                waiter.continuation.resume(throwing: DeadlineExceeded("waiting for a database connection"))
+            }
+            guard let next = waiters.compactMap(\.deadline).min() else {
+                sweepAt = nil
+                return
+            }
+            sweepAt = next
+            wake = next
+        }
     }
 
     private func openConnection() async throws -> PostgresConnection {

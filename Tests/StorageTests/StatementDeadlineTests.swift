@@ -82,6 +82,46 @@ struct StatementDeadlineTests {
         await pool.close()
     }
 
+
+    /// Waiters of different deadlines each give up at their own, whatever order they came in, and one that has
+    /// time left keeps waiting until the connection comes back.
+    @Test func waitersGiveUpEachAtItsOwnDeadline() async throws {
+        let pool = TestDatabase.pool(size: 1)
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await pool.withConnection { connection in
+                _ = try await connection.query("SELECT 1")
+                holding.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in held { break }
+        let started = ContinuousClock.now
+        func waiter(_ milliseconds: Int) -> Task<Duration?, Never> {
+            Task {
+                do {
+                    try await Deadline.$current.withValue(.after(.milliseconds(milliseconds))) {
+                        _ = try await pool.query("SELECT 1")
+                    }
+                    return nil
+                } catch {
+                    return ContinuousClock.now - started
+                }
+            }
+        }
+        let late = waiter(600)
+        // The later deadline waits first: the earlier one that comes after must not wait for its sweep.
+        try await Task.sleep(for: .milliseconds(50))
+        let early = waiter(200), patient = waiter(30_000)
+        let gaveUpEarly = try #require(await early.value), gaveUpLate = try #require(await late.value)
+        #expect(gaveUpEarly >= .milliseconds(200) && gaveUpEarly < gaveUpLate)
+        #expect(gaveUpLate >= .milliseconds(600))
+        releasing.yield()
+        try await holder.value
+        #expect(await patient.value == nil)
+        await pool.close()
+    }
     @Test func theServersStatementTimeoutAlsoEndsInDeadlineExceeded() async throws {
         let pool = PostgresPool(configuration: PostgresConfiguration(url: TestDatabase.url, poolSize: 1,
                                                                      settings: ["statement_timeout": "200"]),
