@@ -59,16 +59,7 @@ struct StatementDeadlineTests {
 
     @Test func aCallerWaitingForABusyPoolGivesUpAtItsDeadline() async throws {
         let pool = TestDatabase.pool(size: 1)
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await pool.withConnection { connection in
-                _ = try await connection.query("SELECT 1")
-                holding.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in held { break }
+        let (holder, releasing) = await holdTheOnlyConnection(of: pool)
         let error = await #expect(throws: DeadlineExceeded.self) {
             try await Deadline.$current.withValue(.after(.milliseconds(200))) {
                 _ = try await pool.query("SELECT 1")
@@ -82,21 +73,11 @@ struct StatementDeadlineTests {
         await pool.close()
     }
 
-
     /// Waiters of different deadlines each give up at their own, whatever order they came in, and one that has
     /// time left keeps waiting until the connection comes back.
     @Test func waitersGiveUpEachAtItsOwnDeadline() async throws {
         let pool = TestDatabase.pool(size: 1)
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await pool.withConnection { connection in
-                _ = try await connection.query("SELECT 1")
-                holding.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in held { break }
+        let (holder, releasing) = await holdTheOnlyConnection(of: pool)
         let started = ContinuousClock.now
         func waiter(_ milliseconds: Int) -> Task<Duration?, Never> {
             Task {
@@ -122,6 +103,22 @@ struct StatementDeadlineTests {
         #expect(await patient.value == nil)
         await pool.close()
     }
+
+    /// A task that borrows the pool's one connection and keeps it until `releasing` yields; returns once it holds it.
+    private func holdTheOnlyConnection(of pool: PostgresPool) async -> (Task<Void, any Error>, AsyncStream<Void>.Continuation) {
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await pool.withConnection { connection in
+                _ = try await connection.query("SELECT 1")
+                holding.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in held { break }
+        return (holder, releasing)
+    }
+
     @Test func theServersStatementTimeoutAlsoEndsInDeadlineExceeded() async throws {
         let pool = PostgresPool(configuration: PostgresConfiguration(url: TestDatabase.url, poolSize: 1,
                                                                      settings: ["statement_timeout": "200"]),
