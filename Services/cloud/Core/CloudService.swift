@@ -30,7 +30,7 @@ public enum CloudService: BuildableService {
         let configuration = service.cloud
         let logger = Logger(service: "cloud", level: service.service.logLevel)
         let store = HookStore(pool: pool)
-        let directory = TargetDirectory(store: store)
+        let directory = TargetDirectory(source: store)
         let caller = TargetCaller(webhooks: WebhookClient(), calls: calls, webhookKey: configuration.webhookKey,
                                   logger: logger)
         let users = CallerUsers(calls: calls, timeout: configuration.callTimeout)

@@ -28,6 +28,6 @@ struct TriggerRunner: Sendable {
     }
 
     func list() async throws -> TriggerRegistrations {
-        TriggerRegistrations(triggers: try await directory.snapshot().triggerKeys)
+        TriggerRegistrations(triggers: try await directory.fresh().triggerKeys)
     }
 }
