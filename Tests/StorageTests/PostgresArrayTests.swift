@@ -10,6 +10,7 @@ import Testing
         #expect(PostgresArray.literal(["*", "a\"b", "c\\d", "role:x,y"]) == #"{"*","a\"b","c\\d","role:x,y"}"#)
         #expect(PostgresArray.literal([String]()) == "{}")
         #expect(PostgresArray.literal(["x", nil]) == #"{"x",NULL}"#)
+        #expect(PostgresArray.literal(["\"q\\", "\"\"", #"{"ballotId":"b"}"#]) == #"{"\"q\\","\"\"","{\"ballotId\":\"b\"}"}"#)
         #expect(PostgresArray.literal(numbers: [1, 2.5, nil]) == "{1.0,2.5,NULL}")
         #expect(PostgresArray.literal(numbers: [3, nil] as [Int?]) == "{3,NULL}")
     }
