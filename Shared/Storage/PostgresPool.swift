@@ -91,7 +91,7 @@ public actor PostgresPool {
             lease = .slot
         } else {
             let deadline = Deadline.current
-            if let deadline, deadline.hasPassed { throw DeadlineExceeded("waiting for a database connection") }
+            if let deadline, deadline.hasPassed { throw Self.gaveUpWaiting }
             lease = try await withCheckedThrowingContinuation { continuation in
                 waiters.append(Waiter(deadline: deadline, continuation: continuation))
                 if let deadline { sweep(at: deadline) }
@@ -118,6 +118,8 @@ public actor PostgresPool {
         Task { await self.sweepLoop(from: deadline) }
     }
 
+    private static let gaveUpWaiting = DeadlineExceeded("waiting for a database connection")
+
     private func sweepLoop(from first: Deadline) async {
         var wake = first
         while true {
@@ -131,7 +133,7 @@ public actor PostgresPool {
                 return true
             }
             for waiter in late {
-                waiter.continuation.resume(throwing: DeadlineExceeded("waiting for a database connection"))
+                waiter.continuation.resume(throwing: Self.gaveUpWaiting)
             }
             guard let next = waiters.compactMap(\.deadline).min() else {
                 sweepAt = nil
