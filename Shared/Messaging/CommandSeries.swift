@@ -4,7 +4,7 @@ import Metrics
 /// and no label look-up.
 final class CommandSeries: Sendable {
     enum Outcome: Int, CaseIterable {
-        case ok, refused, timeout, retry, deadLetter, unknownType
+        case ok, refused, timeout, retry, deadLetter, unknownType, failed, unavailable
 
         var label: String {
             switch self {
@@ -14,6 +14,8 @@ final class CommandSeries: Sendable {
             case .retry: "retry"
             case .deadLetter: "dead_letter"
             case .unknownType: "unknown_type"
+            case .failed: "failed"
+            case .unavailable: "unavailable"
             }
         }
     }

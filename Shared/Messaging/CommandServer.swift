@@ -6,18 +6,26 @@ import Metrics
 import Synchronization
 
 /// Consumes a service's command queue: runs the handler, publishes the reply, and only then acks, so a command
-/// whose work was not committed is delivered again. A command that keeps failing is retried `maxAttempts` times
-/// and then dead-lettered to `<queue>.dead`, never lost. Competing consumers: run as many replicas as needed.
+/// whose work was not committed is delivered again. Every command ends in an answer: a Parse error as it is, a
+/// deterministic failure as code 1 at once, a transient one (`FailureKind`) retried here while the caller waits
+/// and then answered 503. Competing consumers: run as many replicas as needed.
 public final class CommandServer: Sendable {
     public struct Options: Sendable {
         public var prefetch: Int
         public var maxAttempts: Int
         public var eventExchange: String
+        /// Where the commands in progress are noted, so one that crashes the process is not run again; nil: none.
+        public var crashJournal: CrashJournal?
+        /// How long a command whose caller set no deadline is retried here on transient faults, per delivery.
+        public var retryBudgetWithoutDeadline: Duration
 
-        public init(prefetch: Int = 32, maxAttempts: Int = 5, eventExchange: String = "parse.events") {
+        public init(prefetch: Int = 32, maxAttempts: Int = 5, eventExchange: String = "parse.events",
+                    crashJournal: CrashJournal? = nil, retryBudgetWithoutDeadline: Duration = .seconds(10)) {
             self.prefetch = prefetch
             self.maxAttempts = maxAttempts
             self.eventExchange = eventExchange
+            self.crashJournal = crashJournal
+            self.retryBudgetWithoutDeadline = retryBudgetWithoutDeadline
         }
     }
 
@@ -93,14 +101,40 @@ public final class CommandServer: Sendable {
             return
         }
         let metrics = series[type] ?? unknownSeries
+        let journal = options.crashJournal
+        let key = CrashJournal.key(type: delivery.type, messageId: delivery.messageId, correlationId: delivery.correlationId)
+        var suspect = false
+        if delivery.redelivered, let journal {
+            switch journal.verdict(for: key) {
+            case .poison:
+                log.error("command crashed this service before; dead-lettered without running it")
+                metrics.count(.deadLetter)
+                connection.reject(delivery, requeue: false)
+                Self.reply(to: delivery, body: failure(.internalError)).map(connection.publish)
+                return
+            case .suspect: suspect = true
+            case .unknown: break
+            }
+        }
+        let slot = journal?.begin(key, suspect: suspect)
+        defer { journal?.end(slot) }
         let started = ContinuousClock.now
-        let deadline = CommandDeadline.forHandling(delivery.headers)
+        // A command without a reply address has no caller waiting (an operator requeued it): the deadline its
+        // first caller set long ago does not apply.
+        let deadline = delivery.replyTo == nil ? nil : CommandDeadline.forHandling(delivery.headers)
         do {
             if let deadline, deadline.hasPassed { throw DeadlineExceeded("the command") }
             // The trace only feeds the debug line: without it, no trace is made or carried.
             let calls = log.level == .debug ? CommandTrace() : nil
+            let retry = TransientRetry(deadline: deadline ?? .after(options.retryBudgetWithoutDeadline))
             let answer = try await CommandTrace.$current.withValue(calls) {
-                try await Deadline.$current.withValue(deadline) { try await route(delivery, log) }
+                try await Deadline.$current.withValue(deadline) {
+                    try await retry.run({ try await route(delivery, log) }, retrying: { error, attempt in
+                        metrics.count(.retry)
+                        log.warning("command failed on a transient fault; trying again",
+                                    ["attempt": String(attempt), "error": "\(error)"])
+                    })
+                }
             }
             // Counted before the answer leaves, so a caller that reads the metrics next finds its command there.
             metrics.count(answer.refused ? .refused : .ok, since: started)
@@ -113,9 +147,21 @@ public final class CommandServer: Sendable {
             metrics.count(.timeout, since: started)
             settle(delivery, replying: failure(Self.timedOut(error)))
         } catch {
-            metrics.count((Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1 < options.maxAttempts
-                          ? .retry : .deadLetter, since: started)
-            await retryOrDeadLetter(delivery, error: error, log: log)
+            switch FailureKind.of(error) {
+            case .transient where delivery.replyTo == nil:
+                // Nobody waits for an answer (an operator requeued it): kept for later rather than dropped.
+                await retryLater(delivery, error: error, log: log, metrics: metrics, started: started)
+            case .transient:
+                log.warning("command failed on a transient fault until its deadline", ["error": "\(error)",
+                                                                                     "duration_ms": started.millisecondsElapsedText])
+                metrics.count(.unavailable, since: started)
+                settle(delivery, replying: failure(Self.unavailable))
+            case .deterministic:
+                // Running it again would fail the same way: answered now, with the details in the log only.
+                log.error("command failed", ["error": "\(error)", "duration_ms": started.millisecondsElapsedText])
+                metrics.count(.failed, since: started)
+                settle(delivery, replying: failure((error as? MessagingError)?.parseError ?? .internalError))
+            }
         }
     }
 
@@ -123,23 +169,32 @@ public final class CommandServer: Sendable {
         ParseError(.timeout, "Request timed out: \(error.description).")
     }
 
-    private func retryOrDeadLetter(_ delivery: Delivery, error: any Error, log: Logger) async {
+    /// What the caller of a command that met only transient faults until its deadline gets (503 at the gateway,
+    /// with `Retry-After`).
+    static let unavailable = ParseError(.connectionFailed,
+                                        "Service unavailable: a database or service it needs is not reachable. Retry later.")
+
+    /// A command without a reply address that kept failing on transient faults goes back to its queue, behind a
+    /// pause, `maxAttempts` times in all; then to `<queue>.dead`, for an operator.
+    private func retryLater(_ delivery: Delivery, error: any Error, log: Logger, metrics: CommandSeries,
+                            started: ContinuousClock.Instant) async {
         let attempts = (Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1
-        if attempts < options.maxAttempts {
-            log.warning("command failed; retrying", ["attempt": String(attempts), "error": "\(error)"])
-            try? await Task.sleep(for: .milliseconds(100 * attempts))
-            var headers = delivery.headers
-            headers[Self.attemptsHeader] = String(attempts)
-            connection.publish(OutgoingMessage(
-                routingKey: queue, body: delivery.body, correlationId: delivery.correlationId,
-                replyTo: delivery.replyTo, messageId: delivery.messageId, type: delivery.type, persistent: true,
-                headers: headers))
-            connection.ack(delivery)
-        } else {
+        guard attempts < options.maxAttempts else {
             log.error("command failed too often; dead-lettered", ["attempts": String(attempts), "error": "\(error)"])
+            metrics.count(.deadLetter, since: started)
             connection.reject(delivery, requeue: false)
-            Self.reply(to: delivery, body: failure(.internalError)).map(connection.publish)
+            return
         }
+        log.warning("command failed; sent back to its queue", ["attempt": String(attempts), "error": "\(error)"])
+        metrics.count(.retry, since: started)
+        try? await Task.sleep(for: .milliseconds(100 * attempts))
+        var headers = delivery.headers
+        headers[Self.attemptsHeader] = String(attempts)
+        connection.publish(OutgoingMessage(
+            routingKey: queue, body: delivery.body, correlationId: delivery.correlationId,
+            replyTo: delivery.replyTo, messageId: delivery.messageId, type: delivery.type, persistent: true,
+            headers: headers))
+        connection.ack(delivery)
     }
 
     private func failure(_ error: ParseError) -> [UInt8] {

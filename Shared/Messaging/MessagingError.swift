@@ -1,4 +1,5 @@
 import ParseWire
+import Runtime
 
 public enum MessagingError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String)
@@ -38,6 +39,17 @@ public enum MessagingError: Error, Sendable, Equatable, CustomStringConvertible 
             ParseError(.connectionFailed, "Service unavailable: the message broker is not reachable. Retry later.")
         case .invalidURL, .publishRejected, .malformedReply:
             .internalError
+        }
+    }
+}
+
+extension MessagingError: ClassifiedFailure {
+    /// The broker gone or the connection lost is of the moment; a call that timed out is not run again (its
+    /// callee may still be working on it), and the others would fail the same way.
+    public var failureKind: FailureKind {
+        switch self {
+        case .unavailable, .connectionLost: .transient
+        case .invalidURL, .timeout, .publishRejected, .malformedReply: .deterministic
         }
     }
 }

@@ -1,3 +1,5 @@
+import Runtime
+
 /// A failure reported by PostgreSQL or by libpq.
 ///
 /// `sqlState` is the server's five-character code (for example `23505` for a unique violation);
@@ -28,6 +30,15 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }
 
+    /// Failures of the moment rather than of the statement: the connection (class 08, or lost below SQL), the
+    /// server shutting down or starting (57P01-57P03), out of resources (class 53: connections, memory, disk),
+    /// a serialization failure or deadlock (40001, 40P01), a system error (class 58). The statement may well succeed
+    /// when run again; everything else (22 data, 23 constraints, 42 syntax and names...) would fail the same way.
+    public var isTransient: Bool {
+        guard let sqlState, !isConnectionFailure else { return true }
+        return sqlState.hasPrefix("53") || sqlState.hasPrefix("58") || sqlState == "40001" || sqlState == "40P01"
+    }
+
     /// A prepared statement whose tables changed shape (a column's type, say) since it was prepared.
     var isStalePreparedStatement: Bool {
         sqlState == "0A000" && message.contains("cached plan must not change result type")
@@ -40,6 +51,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         if let detail { text += " (\(detail))" }
         return text
     }
+}
+
+extension PostgresError: ClassifiedFailure {
+    public var failureKind: FailureKind { isTransient ? .transient : .deterministic }
 }
 
 extension PostgresError {

@@ -6,8 +6,8 @@ import FoundationNetworking
 /// Calls to the object routes as an SDK makes them: JSON bodies, app id header, master key when asked.
 enum PostsHTTP {
     static func send(_ method: String, _ path: String, _ body: Any? = nil, master: Bool = false,
-                     query: [String: String] = [:]) async throws -> Reply {
-        var headers = HTTP.appHeaders
+                     query: [String: String] = [:], headers extra: [String: String] = [:]) async throws -> Reply {
+        var headers = HTTP.appHeaders.merging(extra) { $1 }
         if master { headers["X-Parse-Master-Key"] = TestStack.masterKey }
         headers["Content-Type"] = "application/json"
         var fullPath = path

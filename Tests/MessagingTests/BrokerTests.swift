@@ -117,13 +117,38 @@ struct BrokerTests {
         await client.stop()
     }
 
-    @Test func failingCommandIsRetriedThenDeadLettered() async throws {
-        let queue = uniqueQueue("poison")
+    struct Flaky: ClassifiedFailure {
+        var failureKind: FailureKind { .transient }
+    }
+
+    /// The messages that reach `queue`'s dead-letter queue: once `expected` have come (or `timeout` passed), and
+    /// any that come a moment later.
+    private func deadLetters(of queue: String, waitingFor expected: Int,
+                             timeout: Duration = .seconds(10)) async throws -> [Delivery] {
+        let kept = Mutex<[Delivery]>([])
+        let inspector = AMQPConnection(
+            url: try #require(Self.url),
+            options: .init(name: "inspector", consumers: [.init(queue: Topology.deadLetterQueue(of: queue), autoAck: true) { delivery in
+                kept.withLock { $0.append(delivery) }
+            }]),
+            logger: Self.logger)
+        inspector.start()
+        try await waitUntil { inspector.isConnected }
+        if expected > 0 { try? await waitUntil(timeout: timeout) { kept.withLock { $0.count >= expected } } }
+        try await Task.sleep(for: .milliseconds(300))
+        await inspector.stop()
+        return kept.withLock { $0 }
+    }
+
+    /// A failure that would happen again (not a Parse error, not transient) is answered at once with code 1 and
+    /// never retried or dead-lettered: the client learns of it now, and the queue does not fill with it.
+    @Test func aDeterministicFailureIsAnsweredOnceAndNotDeadLettered() async throws {
+        let queue = uniqueQueue("bug")
         let attempts = Atomic<Int>(0)
         var router = CommandRouter()
-        router.register("poison.v1", Echo.self) { (_, _) async throws -> Echo in
+        router.register("bug.v1", Echo.self) { (_, _) async throws -> Echo in
             attempts.add(1, ordering: .relaxed)
-            throw CocoaError(.fileNoSuchFile)   // not a ParseError: the command could not be handled
+            throw CocoaError(.fileNoSuchFile)
         }
         let server = CommandServer(service: .votes, queue: queue, url: try #require(Self.url), router: router,
                                    options: .init(maxAttempts: 3), logger: Self.logger)
@@ -131,41 +156,92 @@ struct BrokerTests {
         let client = try await connectedClient()
         try await waitUntil { server.isConnected }
 
-        do {
-            let _: Echo = try await client.send("poison.v1", Echo(text: "x"), queue: queue, requestId: "p",
+        await #expect(throws: ParseError.internalError) {
+            let _: Echo = try await client.send("bug.v1", Echo(text: "x"), queue: queue, requestId: "b",
                                                 identity: .anonymous, timeout: .seconds(10))
-            Issue.record("a command that always fails must not succeed")
-        } catch let error as ParseError {
-            #expect(error.code == .internalServerError)
         }
-        #expect(attempts.load(ordering: .relaxed) == 3)
-
-        // The message is kept in the dead-letter queue, not lost.
-        let deadLetters = Mutex<[Delivery]>([])
-        let inspector = AMQPConnection(
-            url: try #require(Self.url),
-            options: .init(name: "inspector", consumers: [.init(queue: Topology.deadLetterQueue(of: queue)) { delivery in
-                deadLetters.withLock { $0.append(delivery) }
-            }]),
-            logger: Self.logger)
-        inspector.start()
-        try await waitUntil { deadLetters.withLock { !$0.isEmpty } }
-        let kept = try #require(deadLetters.withLock { $0.first })
-        #expect(kept.type == "poison.v1")
-        #expect(kept.messageId == "p")
-        inspector.ack(kept)
-        await inspector.stop()
+        #expect(attempts.load(ordering: .relaxed) == 1)
+        #expect(try await deadLetters(of: queue, waitingFor: 0).isEmpty)
         await server.drain(grace: .seconds(1))
         await client.stop()
     }
 
-    /// Calls made together travel as batches; every part is answered, settled once, and a failing part alone is
-    /// dead-lettered, while the batch it came in is acknowledged.
+    /// A transient failure (a database restarting) is run again where it is, while the caller waits: the caller
+    /// gets the answer of the try that succeeded, or 100 ("Service unavailable") when its deadline comes first.
+    @Test func transientFailuresAreRetriedWhileTheCallerWaits() async throws {
+        let queue = uniqueQueue("flaky")
+        let attempts = Mutex<[String: Int]>([:])
+        var router = CommandRouter()
+        router.register("flaky.v1", Echo.self) { command, _ in
+            let attempt = attempts.withLock { counts in
+                counts[command.requestId, default: 0] += 1
+                return counts[command.requestId] ?? 0
+            }
+            if command.payload.text == "never" || attempt < 3 { throw Flaky() }
+            return Echo(text: "after \(attempt)")
+        }
+        let server = CommandServer(service: .posts, queue: queue, url: try #require(Self.url), router: router,
+                                   options: .init(maxAttempts: 1), logger: Self.logger)
+        server.start()
+        let client = try await connectedClient()
+        try await waitUntil { server.isConnected }
+
+        let reply: Echo = try await client.send("flaky.v1", Echo(text: "soon"), queue: queue, requestId: "soon",
+                                                identity: .anonymous, timeout: .seconds(10))
+        #expect(reply == Echo(text: "after 3"))
+
+        do {
+            let _: Echo = try await client.send("flaky.v1", Echo(text: "never"), queue: queue, requestId: "never",
+                                                identity: .anonymous, timeout: .seconds(2))
+            Issue.record("a command that never gets past its transient failure must not succeed")
+        } catch let error as ParseError {
+            #expect(error.code == .connectionFailed)
+        }
+        #expect(attempts.withLock { $0["never"] ?? 0 } > 1)
+        #expect(try await deadLetters(of: queue, waitingFor: 0).isEmpty)
+        await server.drain(grace: .seconds(1))
+        await client.stop()
+    }
+
+    /// A command nobody waits for (an operator requeued it, without a reply address) that keeps meeting transient
+    /// failures goes back to its queue, then to the dead-letter queue after `maxAttempts`: kept, not lost.
+    @Test func aCommandWithoutCallerThatKeepsFailingIsKeptInTheDeadLetterQueue() async throws {
+        let queue = uniqueQueue("orphan")
+        let attempts = Atomic<Int>(0)
+        var router = CommandRouter()
+        router.register("orphan.v1", Echo.self) { (_, _) async throws -> Echo in
+            attempts.add(1, ordering: .relaxed)
+            throw Flaky()
+        }
+        let server = CommandServer(service: .votes, queue: queue, url: try #require(Self.url), router: router,
+                                   options: .init(maxAttempts: 2, retryBudgetWithoutDeadline: .milliseconds(300)),
+                                   logger: Self.logger)
+        server.start()
+        try await waitUntil { server.isConnected }
+        let publisher = AMQPConnection(url: try #require(Self.url), options: .init(name: "publisher"), logger: Self.logger)
+        publisher.start()
+        try await waitUntil { publisher.isConnected }
+        let command = Command(type: "orphan.v1", requestId: "o", identity: .anonymous, payload: Echo(text: "x"))
+        // Its first caller's deadline passed long ago: without a reply address nobody waits, and it still runs.
+        publisher.publish(OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command), messageId: "o",
+                                          type: "orphan.v1", persistent: true,
+                                          headers: CommandDeadline.headers(timeoutMilliseconds: -60_000)))
+
+        let kept = try await deadLetters(of: queue, waitingFor: 1)
+        #expect(kept.map(\.messageId) == ["o"])
+        #expect(kept.first?.type == "orphan.v1")
+        #expect(attempts.load(ordering: .relaxed) >= 2)
+        await publisher.stop()
+        await server.drain(grace: .seconds(1))
+    }
+
+    /// Calls made together travel as batches; every part is answered and settled once, a failing part as much as
+    /// the others, and the batch it came in is acknowledged.
     @Test func batchedCommandsAreSettledPartByPart() async throws {
         let queue = uniqueQueue("batched")
         var router = CommandRouter()
         router.register("mixed.v1", Echo.self) { command, _ in
-            if command.payload.text.hasPrefix("bad") { throw CocoaError(.fileNoSuchFile) }
+            if command.payload.text.hasPrefix("bad") { throw CocoaError(.fileNoSuchFile) }  // answered code 1 at once
             return Echo(text: command.payload.text.uppercased())
         }
         let server = CommandServer(service: .posts, queue: queue, url: try #require(Self.url), router: router,
@@ -195,21 +271,7 @@ struct BrokerTests {
         }
         #expect(server.receivedBatches > 0)
 
-        // Exactly the 50 failing parts are in the dead-letter queue.
-        let deadLetters = Mutex<[Delivery]>([])
-        let inspector = AMQPConnection(
-            url: try #require(Self.url),
-            options: .init(name: "inspector", consumers: [.init(queue: Topology.deadLetterQueue(of: queue), autoAck: true) { delivery in
-                deadLetters.withLock { $0.append(delivery) }
-            }]),
-            logger: Self.logger)
-        inspector.start()
-        try await waitUntil { deadLetters.withLock { $0.count >= 50 } }
-        try await Task.sleep(for: .milliseconds(300))
-        let kept = deadLetters.withLock { $0.compactMap(\.messageId) }
-        #expect(kept.count == 50)
-        #expect(kept.allSatisfy { $0.hasPrefix("bad") })
-        await inspector.stop()
+        #expect(try await deadLetters(of: queue, waitingFor: 0).isEmpty)
 
         // Nothing was left unacknowledged: after the server disconnects, no message comes back to the queue.
         await server.drain(grace: .seconds(1))

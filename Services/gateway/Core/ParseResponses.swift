@@ -23,8 +23,10 @@ enum ParseResponses {
         json(status, Array(text.utf8), extra: extra)
     }
 
+    /// A 503 (a transient fault: the broker, or a database a service needs) tells the client when to try again.
     static func error(_ error: ParseError, extra: [(String, String)] = []) -> HTTPResponse {
-        json(error.isNoSuchRoute ? 404 : error.httpStatus, ParseErrorBody.json(error), extra: extra)
+        let status = error.isNoSuchRoute ? 404 : error.httpStatus
+        return json(status, ParseErrorBody.json(error), extra: status == 503 ? extra + [("Retry-After", "1")] : extra)
     }
 
     /// Missing or wrong application id or keys: parse-server ends the response without a JSON content type.

@@ -130,12 +130,13 @@ actor BallotBatcher {
         let results: [BallotResult]
         do {
             results = try await send(ballots).outcomes
-        } catch let error as ParseError where error.code != .timeout {
+        } catch let error as ParseError where error.code != .timeout && error.code != .connectionFailed {
             // A refusal of the whole command is every ballot's final answer.
             results = ballots.map { .init(ballotId: $0.ballotId, error: error) }
         } catch {
-            // posts stopped at the call's deadline (124) applied nothing, like a call that timed out here:
-            // still pending in the ledger: a retry or the recovery completes it.
+            // posts stopped at the call's deadline (124), or met only transient faults until then (100), and applied
+            // nothing, like a call that timed out here: still pending in the ledger: a retry or the recovery
+            // completes it.
             for index in sent.indices { sent[index].step(error) { $0.interrupted() } }
             return nil
         }
