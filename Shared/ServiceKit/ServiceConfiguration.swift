@@ -25,6 +25,12 @@ public struct ServiceConfiguration: Sendable {
     public var requestTimeout: Duration
     /// How often an after* trigger is tried before it is given up (`PARSE_AFTER_TRIGGER_ATTEMPTS`).
     public var afterTriggerAttempts: Int
+    /// Where the process notes the commands in progress, so that one that crashes it is dead-lettered instead of
+    /// run again (`PARSE_CRASH_JOURNAL_DIR`; `CrashJournal`). Shared by the processes of a host.
+    public var crashJournalDirectory: String
+    /// `PARSE_FAULT_INJECTION=1`: the service also takes `fault.crash.v1`, which crashes it. For the tests of crash
+    /// recovery only; never set it elsewhere.
+    public var faultInjection: Bool
 
     /// `defaultPrefetch`: the service's own default for `PARSE_AMQP_PREFETCH` (votes batches what it holds at once,
     /// so it wants more commands in hand than the others); `defaultOutboxRetentionMinutes` likewise for
@@ -53,6 +59,9 @@ public struct ServiceConfiguration: Sendable {
             statementTimeoutMilliseconds: try env.int(
                 "PARSE_DATABASE_STATEMENT_TIMEOUT_MS", default: requestTimeoutMilliseconds, in: 0...3_600_000),
             requestTimeout: .milliseconds(requestTimeoutMilliseconds),
-            afterTriggerAttempts: try env.int("PARSE_AFTER_TRIGGER_ATTEMPTS", default: 10, in: 1...100))
+            afterTriggerAttempts: try env.int("PARSE_AFTER_TRIGGER_ATTEMPTS", default: 10, in: 1...100),
+            crashJournalDirectory: env.string("PARSE_CRASH_JOURNAL_DIR",
+                                              default: env.string("TMPDIR", default: "/tmp") + "/parse-crash-journals"),
+            faultInjection: try env.bool("PARSE_FAULT_INJECTION", default: false))
     }
 }

@@ -71,6 +71,12 @@ public enum ServiceHost {
         var router = CommandRouter()
         let pong = PongSource(service: definition.name)
         router.register(Ping.type, Ping.self) { _, _ in try await pong.answer(pool: pool) }
+        if configuration.faultInjection {
+            logger.warning("fault injection is on: fault.crash.v1 crashes this process")
+            router.register(CrashService.type, CrashService.self) { _, _ -> Empty in
+                fatalError("fault.crash.v1: crashing on purpose")
+            }
+        }
         // One connection for every call this service's handlers make to other services (posts asking auth for
         // users, votes asking posts to apply ballots).
         let calls = RPCClient(url: configuration.amqpURL, name: "\(definition.name.rawValue)-calls",
@@ -83,7 +89,9 @@ public enum ServiceHost {
         let server = CommandServer(
             service: definition.name, url: configuration.amqpURL, router: router,
             options: .init(prefetch: configuration.prefetch, maxAttempts: configuration.maxDeliveryAttempts,
-                           eventExchange: configuration.eventExchange),
+                           eventExchange: configuration.eventExchange,
+                           crashJournal: CrashJournal.open(directory: configuration.crashJournalDirectory,
+                                                           service: definition.name.rawValue, logger: logger)),
             logger: logger)
         server.start()
         let publisher = EventPublisher(url: configuration.amqpURL, name: "\(definition.name.rawValue)-events",

@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import Testing
+@testable import Messaging
+
+@Suite struct CrashJournalUnitTests {
+    static func scratchDirectory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A journal as a process that died would have left it: its commands in flight, and the time of its crash (0:
+    /// it died without one, killed or stopped).
+    static func writeDeadJournal(_ directory: String, service: String, crashedAt: Int64,
+                                 entries: [(key: UInt64, suspect: Bool)]) throws -> String {
+        var bytes = [UInt8](repeating: 0, count: CrashJournal.fileSize)
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: CrashJournal.magic, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: crashedAt, toByteOffset: CrashSignals.crashTimeOffset, as: Int64.self)
+            for (slot, entry) in entries.enumerated() {
+                let offset = CrashJournal.headerSize + slot * CrashJournal.slotSize
+                raw.storeBytes(of: entry.key, toByteOffset: offset, as: UInt64.self)
+                raw.storeBytes(of: UInt64(entry.suspect ? 1 : 0), toByteOffset: offset + 8, as: UInt64.self)
+            }
+        }
+        let path = "\(directory)/\(service).1.\(UInt32.random(in: 0...UInt32.max)).journal"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func theOnlyCommandInFlightAtACrashIsPoison() throws {
+        let directory = Self.scratchDirectory()
+        _ = try Self.writeDeadJournal(directory, service: "posts", crashedAt: CrashJournal.now(), entries: [(42, false)])
+        let journal = try CrashJournal(directory: directory, service: "posts")
+        #expect(journal.verdict(for: 42) == .poison)
+        #expect(journal.verdict(for: 43) == .unknown)
+    }
+
+    @Test func oneOfSeveralIsASuspectUntilItWasInFlightAtASecondCrash() throws {
+        let directory = Self.scratchDirectory()
+        _ = try Self.writeDeadJournal(directory, service: "posts", crashedAt: CrashJournal.now(),
+                                      entries: [(1, false), (2, false), (3, true)])
+        let journal = try CrashJournal(directory: directory, service: "posts")
+        #expect(journal.verdict(for: 1) == .suspect)
+        #expect(journal.verdict(for: 3) == .poison)
+    }
+
+    @Test func journalsOfProcessesThatDidNotCrashAreDeletedAndSayNothing() throws {
+        let directory = Self.scratchDirectory()
+        let killed = try Self.writeDeadJournal(directory, service: "posts", crashedAt: 0, entries: [(42, false)])
+        let old = try Self.writeDeadJournal(directory, service: "posts",
+                                            crashedAt: CrashJournal.now() - CrashJournal.crashedJournalLifetime - 1,
+                                            entries: [(42, false)])
+        let otherService = try Self.writeDeadJournal(directory, service: "votes", crashedAt: CrashJournal.now(),
+                                                     entries: [(42, false)])
+        let journal = try CrashJournal(directory: directory, service: "posts")
+        #expect(journal.verdict(for: 42) == .unknown)
+        #expect(!FileManager.default.fileExists(atPath: killed))
+        #expect(!FileManager.default.fileExists(atPath: old))
+        #expect(FileManager.default.fileExists(atPath: otherService))
+    }
+
+    @Test func aLivingProcessJournalIsNotRead() throws {
+        let directory = Self.scratchDirectory()
+        let living = try CrashJournal(directory: directory, service: "posts")
+        let slot = living.begin(42, suspect: false)
+        #expect(slot != nil)
+        // Whatever it holds, a journal whose process (this one) still holds its lock is not read.
+        let reader = try CrashJournal(directory: directory, service: "posts")
+        #expect(reader.verdict(for: 42) == .unknown)
+        living.end(slot)
+    }
+
+    @Test func theJournalFileHoldsTheCommandsInProgressAndIsRemovedWithTheJournal() throws {
+        let directory = Self.scratchDirectory()
+        var journal: CrashJournal? = try CrashJournal(directory: directory, service: "posts")
+        let path = try #require(journal?.path)
+        let first = journal?.begin(7, suspect: false)
+        let second = journal?.begin(9, suspect: true)
+        journal?.end(first)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        var keys: [UInt64: UInt64] = [:]
+        bytes.withUnsafeBytes { raw in
+            for slot in 0..<CrashJournal.slotCount {
+                let offset = CrashJournal.headerSize + slot * CrashJournal.slotSize
+                let key = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if key != 0 { keys[key] = raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) }
+            }
+        }
+        #expect(keys == [9: 1])
+        journal?.end(second)
+        journal = nil
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func keysDifferForDifferentMessagesAndAreNeverZero() {
+        let a = CrashJournal.key(type: "rest.v1", messageId: "r1", correlationId: "c1")
+        #expect(a == CrashJournal.key(type: "rest.v1", messageId: "r1", correlationId: "c1"))
+        #expect(a != CrashJournal.key(type: "rest.v1", messageId: "r1", correlationId: "c2"))
+        #expect(CrashJournal.key(type: "ab", messageId: "c", correlationId: nil)
+                != CrashJournal.key(type: "a", messageId: "bc", correlationId: nil))
+        #expect(CrashJournal.key(type: nil, messageId: nil, correlationId: nil) != 0)
+    }
+}
