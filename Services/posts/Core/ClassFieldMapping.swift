@@ -73,21 +73,23 @@ struct ClassFieldMapping: FieldMapping {
         }
         guard let (mapping, alias, from) = try await subquery(fields["query"], name: name, translator) else { return "FALSE" }
         let keyColumn = try translator.column(key, mapping, alias: alias, sample: nil)
-        guard keyColumn.exists else { return "FALSE" }
+        // No row has the key: nothing matches. The subquery stays in the statement, for the types of the values it
+        // bound (PostgreSQL refuses a parameter nothing uses: 42P18).
+        guard keyColumn.exists else { return "(FALSE AND EXISTS (SELECT 1 \(from)))" }
         return "\(column.sql)::text IN (SELECT \(keyColumn.sql)::text \(from))"
     }
 
     private func inQuery(_ value: JSONValue, _ column: QueryColumn, name: String, _ translator: WhereTranslator) async throws -> String {
         guard value.objectValue != nil else { throw ParseError(.invalidQuery, "improper usage of \(name)") }
-        guard let (_, alias, from) = try await subquery(value, name: name, translator) else { return "FALSE" }
-        switch column.type.kind {
-        case .pointer:
-            return "\(column.sql) IN (SELECT \(alias).\"objectId\" \(from))"
-        case .array:
-            return "EXISTS (SELECT 1 \(from) AND \(column.sql) @> jsonb_build_array(jsonb_build_object('objectId', \(alias).\"objectId\")))"
-        default:
+        // Decided before the subquery binds anything: a statement that binds values it never uses is refused.
+        guard column.type.kind == .pointer || column.type.kind == .array else {
             guard column.exists else { return "FALSE" }
             throw ParseError(.invalidQuery, "\(name) applies to Pointer fields only.")
         }
+        guard let (_, alias, from) = try await subquery(value, name: name, translator) else { return "FALSE" }
+        if column.type.kind == .pointer {
+            return "\(column.sql) IN (SELECT \(alias).\"objectId\" \(from))"
+        }
+        return "EXISTS (SELECT 1 \(from) AND \(column.sql) @> jsonb_build_array(jsonb_build_object('objectId', \(alias).\"objectId\")))"
     }
 }
