@@ -57,3 +57,23 @@ public struct RESTResponse: Codable, Sendable, Equatable {
         self.body = body
     }
 }
+
+extension RESTResponse {
+    /// The answer as one item of a `/batch` answer: `{"success":<body>}`, or `{"error":{"code","error"}}` for a
+    /// refusal, with a code even where the route answered only a status and a message (a route that needs the
+    /// master key: 119), so a client can tell every item's refusal apart.
+    public var batchItem: JSONValue {
+        let body = JSONValue.parse(self.body) ?? .object([:])
+        guard status >= 400 else { return .object(["success": body]) }
+        let fallback: ParseError.Code = status == 403 ? .operationForbidden : status == 404 ? .objectNotFound
+            : status >= 500 ? .internalServerError : .otherCause
+        let code = body["code"]?.numberValue.flatMap { Int(exactly: $0) }.map(ParseError.Code.init(rawValue:)) ?? fallback
+        let message = body["error"]?.stringValue ?? body["message"]?.stringValue ?? "HTTP \(status)"
+        return Self.batchItem(ParseError(code, message))
+    }
+
+    /// A refusal as one item of a `/batch` answer.
+    public static func batchItem(_ error: ParseError) -> JSONValue {
+        .object(["error": .object(["code": .number(Double(error.code.rawValue)), "error": .string(error.message)])])
+    }
+}

@@ -36,7 +36,14 @@ public struct IdempotentRequests: Sendable {
     public func handle(_ command: Command<RESTRequest>,
                        _ body: @Sendable () async throws -> RESTResponse) async throws -> RESTResponse {
         guard command.payload.idempotent == true, command.payload.method != "GET" else { return try await body() }
-        let key = command.requestId
+        return try await once(command.requestId, body)
+    }
+
+    /// Runs `body`, a write, once per `key`: a later call with the same key gets the first one's answer.
+    /// `answers`: where the answer is kept until the caller stores it with others (`store`), rather than
+    /// stored at once; a batch of writes then costs one statement for all their answers.
+    public func once(_ key: String, answers: PendingAnswers? = nil,
+                     _ body: @Sendable () async throws -> RESTResponse) async throws -> RESTResponse {
         let duplicate = Mutex(false)
         let claim = TransactionPreamble(PostgresStatement(Self.claimSQL, [key, settings.timeToLiveSeconds])) { result in
             if result.rows.isEmpty {
@@ -60,7 +67,9 @@ public struct IdempotentRequests: Sendable {
             return try await earlierAnswer(key)
         }
         if duplicate.withLock({ $0 }) { return try await earlierAnswer(key) }
-        if claim.hasCommitted {
+        if claim.hasCommitted, let answers {
+            answers.add(key, StoredAnswer(outcome).text)
+        } else if claim.hasCommitted {
             let text = StoredAnswer(outcome).text
             // Stored even when the request's deadline has just passed: the write it answers is committed. Without
             // waiting for the WAL flush: the claim, which keeps the write from being applied twice, was flushed with
@@ -76,6 +85,43 @@ public struct IdempotentRequests: Sendable {
             }
         }
         return try outcome.get()
+    }
+
+    /// The answers kept for those of `keys` that have one: what a retried batch gives the writes it made before,
+    /// in one statement, without running them again.
+    public func storedAnswers(_ keys: [String]) async throws -> [String: Result<RESTResponse, ParseError>] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try await pool.query("""
+            SELECT request_id, answer FROM idempotency
+            WHERE request_id = ANY($1::text[]) AND expires_at > now() AND answer IS NOT NULL
+            """, [PostgresArray.literal(keys)])
+        var answers: [String: Result<RESTResponse, ParseError>] = [:]
+        for row in rows.rows {
+            if let key = row["request_id"], let answer = row["answer"].flatMap(StoredAnswer.init(text:)) {
+                answers[key] = answer.outcome
+            }
+        }
+        return answers
+    }
+
+    /// Stores the answers `once` kept in `answers`, in one statement, whatever the request's deadline says: the
+    /// writes they answer are committed.
+    public func store(_ answers: PendingAnswers) async throws {
+        let taken = answers.take()
+        guard !taken.isEmpty else { return }
+        _ = try await Deadline.$current.withValue(nil) {
+            try await pool.withConnection { connection in
+                try await connection.pipeline([
+                    PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
+                    PostgresStatement("""
+                        UPDATE idempotency SET answer = kept.answer
+                        FROM unnest($1::text[], $2::text[]) AS kept(request_id, answer)
+                        WHERE idempotency.request_id = kept.request_id
+                        """, [PostgresArray.literal(taken.map(\.key)), PostgresArray.literal(taken.map(\.answer))]),
+                    PostgresStatement("COMMIT"),
+                ])
+            }
+        }
     }
 
     /// The answer kept for `key`, nil when it has none or it expired.
@@ -104,3 +150,21 @@ public struct IdempotentRequests: Sendable {
 
 /// Thrown by the claim when the request id was claimed before: the transaction rolls back before the write runs.
 struct DuplicateClaim: Error {}
+
+/// Answers of committed writes waiting to be stored together (`IdempotentRequests.store`).
+public final class PendingAnswers: Sendable {
+    private let kept = Mutex<[(key: String, answer: String)]>([])
+
+    public init() {}
+
+    public var count: Int { kept.withLock { $0.count } }
+
+    func add(_ key: String, _ answer: String) { kept.withLock { $0.append((key, answer)) } }
+
+    func take() -> [(key: String, answer: String)] {
+        kept.withLock { taken in
+            defer { taken.removeAll() }
+            return taken
+        }
+    }
+}

@@ -53,8 +53,7 @@ struct BatchDispatcher: Sendable {
                                                identity: identity, timeout: timeout,
                                                safeToRunTwice: request.method == "GET")
             }
-            let body = JSONValue.parse(answer.body) ?? .object([:])
-            return .object([answer.status < 400 ? "success" : "error": body])
+            return answer.batchItem
         } catch let error as ParseError {
             return Self.error(error)
         } catch let error as MessagingError {
@@ -67,7 +66,5 @@ struct BatchDispatcher: Sendable {
         }
     }
 
-    private static func error(_ error: ParseError) -> JSONValue {
-        .object(["error": .object(["code": .number(Double(error.code.rawValue)), "error": .string(error.message)])])
-    }
+    private static func error(_ error: ParseError) -> JSONValue { RESTResponse.batchItem(error) }
 }

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Query
+import ServiceKit
 import Storage
 
 /// `POST /batch`: sub-requests in order, each answered `{"success":...}` or `{"error":...}`; with
@@ -27,9 +28,10 @@ struct BatchHandler {
             throw ParseError(.invalidJSON, "nested batch requests are not allowed")
         }
 
+        let context = handler.context
         if transactional && !inTransaction {
             let handler = self.handler
-            do {
+            let run: @Sendable () async throws -> RESTResponse = {
                 let results = try await connections.run { connection in
                     try await connection.transaction { connection in
                         var results: [JSONValue] = []
@@ -41,19 +43,58 @@ struct BatchHandler {
                     }
                 }
                 return PostsHandler.json(200, .array(results))
+            }
+            do {
+                // All or nothing: the batch's one transaction claims its request id.
+                if let once = context.once { return try await once.once(context.requestId, run) }
+                return try await run()
             } catch is ParseError {
                 return Self.transactionFailed
             }
         }
+        guard let once = context.once else {
+            return try await itemByItem(subRequests, connections: connections, inTransaction: inTransaction)
+        }
+        // Each write once per `<request id>.<index>`, as in a batch the gateway splits: a retry of a batch cut short
+        // by its deadline finishes it, answering the writes done before as the first attempt did, without running
+        // them again. Their answers are stored a hundred at a time, and when the batch stops, whatever stops it.
+        let keys = subRequests.indices.map { "\(context.requestId).\($0)" }
+        let earlier = try await once.storedAnswers(zip(keys, subRequests).filter { (try? $1.get())?.method != "GET" }.map(\.0))
+        let pending = PendingAnswers()
+        do {
+            let response = try await itemByItem(subRequests, connections: connections, inTransaction: inTransaction) {
+                index, request, run in
+                guard request.method != "GET" else { return try await run() }
+                if let answer = earlier[keys[index]] { return try answer.get() }
+                let response = try await once.once(keys[index], answers: pending, run)
+                if pending.count >= 100 { try await once.store(pending) }
+                return response
+            }
+            try await once.store(pending)
+            return response
+        } catch {
+            try? await once.store(pending)
+            throw error
+        }
+    }
+
+    /// Runs the items in order, each through `wrap` (which calls `run` for it, or answers it another way).
+    private func itemByItem(
+        _ subRequests: [Result<RESTRequest, ParseError>], connections: StatementConnections, inTransaction: Bool,
+        wrap: (Int, RESTRequest, @Sendable () async throws -> RESTResponse) async throws -> RESTResponse = { _, _, run in try await run() }
+    ) async throws -> RESTResponse {
+        let handler = self.handler
         var results: [JSONValue] = []
-        for sub in subRequests {
+        for (index, sub) in subRequests.enumerated() {
             do {
-                let response = try await handler.handle(try sub.get(), connections: connections, inTransaction: inTransaction)
-                results.append(.object(["success": JSONValue.parse(response.body) ?? .null]))
+                let request = try sub.get()
+                let response = try await wrap(index, request) {
+                    try await handler.handle(request, connections: connections, inTransaction: inTransaction)
+                }
+                results.append(response.batchItem)
             } catch let error as ParseError {
                 if inTransaction { throw error }
-                results.append(.object(["error": .object(["code": .number(Double(error.code.rawValue)),
-                                                          "error": .string(error.message)])]))
+                results.append(RESTResponse.batchItem(error))
             }
         }
         return PostsHandler.json(200, .array(results))

@@ -51,12 +51,16 @@ public enum PostsService: BuildableService {
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let posts = configuration.posts
         handlers.router.register(RESTRequest.type, RESTRequest.self) { command, logger in
+            // A named batch is applied once item by item (or, in a transaction, as one write) by its handler.
+            let namedBatch = command.payload.path == "batch" && command.payload.idempotent == true
             let context = RequestContext(identity: command.identity, serverURL: command.payload.serverURL,
                                          configuration: posts, requestId: command.requestId,
                                          users: users, cloud: cloud,
-                                         triggerRequest: TriggerRequestInfo(command.payload), schemas: schemas)
+                                         triggerRequest: TriggerRequestInfo(command.payload), schemas: schemas,
+                                         once: namedBatch ? once : nil)
             let handler = PostsHandler(context: context)
             // Connections are borrowed step by step, so none is held while Cloud Code runs a trigger.
+            guard !namedBatch else { return try await handler.handle(command.payload, connections: .pool(pool), logger: logger) }
             return try await once.handle(command) {
                 try await handler.handle(command.payload, connections: .pool(pool), logger: logger)
             }

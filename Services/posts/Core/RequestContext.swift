@@ -16,6 +16,8 @@ struct RequestContext: Sendable {
     /// The service's schemas read so far (`PostsService.build` passes its one); a context made without one (tools,
     /// tests) keeps what it reads to itself.
     var schemas = SchemaCache()
+    /// Set for a batch the client named with its request id: its writes are applied once each (`BatchHandler`).
+    var once: IdempotentRequests? = nil
 
     /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
     var codec: ValueCodec {
