@@ -49,6 +49,10 @@ public struct GatewayConfiguration: Sendable {
     public var dashboard: DashboardConfiguration?
     /// `PARSE_REQUEST_COUNTS_INTERVAL_MS`: how often the API request counts go to posts.
     public var requestCountInterval: Duration = .seconds(5)
+    /// `PARSE_SERVER_REQUEST_COMPLEXITY_BATCH_REQUEST_LIMIT` (parse-server 9's `requestComplexity.batchRequestLimit`):
+    /// sub-requests a `/batch` may hold without the master key; -1: any number. parse-server has no limit by
+    /// default; here a client cannot hand one service an unbounded amount of work in one request.
+    var batchRequestLimit = 10_000
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -108,6 +112,8 @@ public struct GatewayConfiguration: Sendable {
         configuration.dashboard = try DashboardConfiguration.fromEnvironment(env, host: host, publicServerURL: publicServerURL)
         configuration.requestCountInterval = .milliseconds(
             try env.int("PARSE_REQUEST_COUNTS_INTERVAL_MS", default: 5_000, in: 100...3_600_000))
+        configuration.batchRequestLimit = try env.int("PARSE_SERVER_REQUEST_COMPLEXITY_BATCH_REQUEST_LIMIT",
+                                                      default: configuration.batchRequestLimit, in: -1...Int(Int32.max))
         return configuration
     }
 

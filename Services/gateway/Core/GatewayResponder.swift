@@ -140,6 +140,11 @@ struct GatewayResponder: HTTPResponder {
         if path == "batch", method == "POST",
            let batch = BatchRequest(fields: body.fields, mountPath: configuration.mountPath) {
             answer.batch = batch
+            let limit = configuration.batchRequestLimit
+            if limit > -1, !identity.isMaster, batch.items.count > limit {
+                return ParseResponses.error(ParseError(.invalidJSON, "Batch request contains \(batch.items.count) "
+                                                       + "sub-requests, which exceeds the limit of \(limit)."))
+            }
             if let refused = await rateLimiter.refusal(batch: batch, identity: identity, remoteAddress: request.remoteAddress) {
                 return refused
             }
