@@ -156,6 +156,10 @@ public final class CommandServer: Sendable {
                                                                                      "duration_ms": started.millisecondsElapsedText])
                 metrics.count(.unavailable, since: started)
                 settle(delivery, replying: failure(Self.unavailable))
+            case .ambiguous:
+                log.error("command's outcome unknown", ["error": "\(error)", "duration_ms": started.millisecondsElapsedText])
+                metrics.count(.failed, since: started)
+                settle(delivery, replying: failure(Self.outcomeUnknown))
             case .deterministic:
                 // Running it again would fail the same way: answered now, with the details in the log only.
                 log.error("command failed", ["error": "\(error)", "duration_ms": started.millisecondsElapsedText])
@@ -173,6 +177,11 @@ public final class CommandServer: Sendable {
     /// with `Retry-After`).
     static let unavailable = ParseError(.connectionFailed,
                                         "Service unavailable: a database or service it needs is not reachable. Retry later.")
+
+    /// What the caller of a command whose work may or may not have been applied gets (504 at the gateway, as for a
+    /// write whose answer did not come in time).
+    static let outcomeUnknown = ParseError(.timeout, "The connection to the database was lost while the write "
+                                           + "committed: it may have been applied. Read it back before sending it again.")
 
     /// A command without a reply address that kept failing on transient faults goes back to its queue, behind a
     /// pause, `maxAttempts` times in all; then to `<queue>.dead`, for an operator.

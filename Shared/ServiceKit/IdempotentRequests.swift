@@ -67,22 +67,10 @@ public struct IdempotentRequests: Sendable {
             return try await earlierAnswer(key)
         }
         if duplicate.withLock({ $0 }) { return try await earlierAnswer(key) }
-        if claim.hasCommitted, let answers {
-            answers.add(key, StoredAnswer(outcome).text)
-        } else if claim.hasCommitted {
-            let text = StoredAnswer(outcome).text
-            // Stored even when the request's deadline has just passed: the write it answers is committed. Without
-            // waiting for the WAL flush: the claim, which keeps the write from being applied twice, was flushed with
-            // the write; a PostgreSQL crash in the next moment costs only the replay (the retry then gets 159).
-            _ = try await Deadline.$current.withValue(nil) {
-                try await pool.withConnection { connection in
-                    try await connection.pipeline([
-                        PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
-                        PostgresStatement("UPDATE idempotency SET answer = $2 WHERE request_id = $1", [key, text]),
-                        PostgresStatement("COMMIT"),
-                    ])
-                }
-            }
+        if claim.hasCommitted {
+            let kept = answers ?? PendingAnswers()
+            kept.add(key, StoredAnswer(outcome).text)
+            if answers == nil { await store(kept) }
         }
         return try outcome.get()
     }
@@ -104,23 +92,31 @@ public struct IdempotentRequests: Sendable {
         return answers
     }
 
-    /// Stores the answers `once` kept in `answers`, in one statement, whatever the request's deadline says: the
-    /// writes they answer are committed.
-    public func store(_ answers: PendingAnswers) async throws {
+    /// Stores the answers `once` kept in `answers`, in one statement. Whatever the request's deadline says: the writes
+    /// they answer are committed. Without waiting for the WAL flush: the claims, which keep the writes from being
+    /// applied twice, were flushed with them; a PostgreSQL crash in the next moment costs only the replay. An answer
+    /// that cannot be stored (PostgreSQL gone right after the commit) is logged and dropped, never the answer to
+    /// the client: its retry then gets 159, as after a crash.
+    public func store(_ answers: PendingAnswers) async {
         let taken = answers.take()
         guard !taken.isEmpty else { return }
-        _ = try await Deadline.$current.withValue(nil) {
-            try await pool.withConnection { connection in
-                try await connection.pipeline([
-                    PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
-                    PostgresStatement("""
-                        UPDATE idempotency SET answer = kept.answer
-                        FROM unnest($1::text[], $2::text[]) AS kept(request_id, answer)
-                        WHERE idempotency.request_id = kept.request_id
-                        """, [PostgresArray.literal(taken.map(\.key)), PostgresArray.literal(taken.map(\.answer))]),
-                    PostgresStatement("COMMIT"),
-                ])
+        do {
+            _ = try await Deadline.$current.withValue(nil) {
+                try await pool.withConnection { connection in
+                    try await connection.pipeline([
+                        PostgresStatement("BEGIN"), PostgresStatement("SET LOCAL synchronous_commit TO off"),
+                        PostgresStatement("""
+                            UPDATE idempotency SET answer = kept.answer
+                            FROM unnest($1::text[], $2::text[]) AS kept(request_id, answer)
+                            WHERE idempotency.request_id = kept.request_id
+                            """, [PostgresArray.literal(taken.map(\.key)), PostgresArray.literal(taken.map(\.answer))]),
+                        PostgresStatement("COMMIT"),
+                    ])
+                }
             }
+        } catch {
+            logger.warning("answers of committed writes not stored; their retries will get 159",
+                           ["request.ids": taken.map(\.key).joined(separator: ","), "error": "\(error)"])
         }
     }
 

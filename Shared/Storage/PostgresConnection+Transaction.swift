@@ -20,7 +20,12 @@ extension PostgresConnection {
             await rollBack()
             throw error
         }
-        let commit = try await query("COMMIT")
+        let commit: PostgresResult
+        do {
+            commit = try await query("COMMIT")
+        } catch let error as PostgresError where error.isConnectionFailure {
+            throw CommitOutcomeUnknown(cause: error)
+        }
         guard commit.commandTag == "COMMIT" else {
             throw PostgresError(sqlState: PostgresError.inFailedTransaction,
                                 message: "the transaction was rolled back because a statement in it failed")
@@ -39,7 +44,13 @@ extension PostgresConnection {
     ) async throws -> T {
         do {
             let (value, closing) = try await body(self, [PostgresStatement("BEGIN")])
-            let commit = try await pipeline(closing + [PostgresStatement("COMMIT")])
+            let commit: [PostgresResult]
+            do {
+                commit = try await pipeline(closing + [PostgresStatement("COMMIT")])
+            } catch let error as PostgresError where error.isConnectionFailure {
+                // Whether BEGIN went with these statements or before them, the COMMIT may have reached the server.
+                throw CommitOutcomeUnknown(cause: error)
+            }
             guard commit.last?.commandTag == "COMMIT" else {
                 throw PostgresError(sqlState: PostgresError.inFailedTransaction,
                                     message: "the transaction was rolled back because a statement in it failed")

@@ -68,3 +68,10 @@ extension PostgresError {
         PostgresError(sqlState: nil, message: message, connectionLost: true)
     }
 }
+
+/// The connection was lost while a transaction committed: PostgreSQL may have committed it or not. Never retried.
+public struct CommitOutcomeUnknown: Error, ClassifiedFailure, CustomStringConvertible {
+    public let cause: PostgresError
+    public var failureKind: FailureKind { .ambiguous }
+    public var description: String { "the outcome of a commit is unknown: \(cause)" }
+}

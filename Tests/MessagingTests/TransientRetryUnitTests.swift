@@ -31,8 +31,9 @@ import Testing
         #expect(heard == [1, 2])
     }
 
-    @Test func aDeterministicFailureIsThrownAtOnce() async throws {
-        let script = Script([Failure(failureKind: .deterministic)])
+    @Test(arguments: [FailureKind.deterministic, .ambiguous])
+    func aFailureThatIsNotTransientIsThrownAtOnce(kind: FailureKind) async throws {
+        let script = Script([Failure(failureKind: kind)])
         let retry = TransientRetry(deadline: .after(.seconds(10)), jitter: .none)
         await #expect(throws: Failure.self) { try await retry.run { try script.run() } }
         #expect(script.runs.load(ordering: .relaxed) == 1)

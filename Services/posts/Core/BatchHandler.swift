@@ -67,13 +67,13 @@ struct BatchHandler {
                 guard request.method != "GET" else { return try await run() }
                 if let answer = earlier[keys[index]] { return try answer.get() }
                 let response = try await once.once(keys[index], answers: pending, run)
-                if pending.count >= 100 { try await once.store(pending) }
+                if pending.count >= 100 { await once.store(pending) }
                 return response
             }
-            try await once.store(pending)
+            await once.store(pending)
             return response
         } catch {
-            try? await once.store(pending)
+            await once.store(pending)
             throw error
         }
     }
