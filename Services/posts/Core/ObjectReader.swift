@@ -1,6 +1,7 @@
 import Contracts
 import ParseWire
 import Query
+import Runtime
 import Storage
 
 /// Gets and finds: translates the options to one SQL statement (plus one per included class and level), keeps
@@ -107,24 +108,37 @@ struct ObjectReader {
 
     /// Runs `body` with the class's schema, cached when possible. `body` returns the fingerprint its statement
     /// read; when it is not the schema's (the class changed meanwhile, possibly through another replica), the
-    /// schema is reloaded and `body` runs once more. Nil when the class does not exist.
+    /// schema is reloaded and `body` runs once more. A failure with a cached schema (a field it does not know yet,
+    /// a permission it predates, SQL it made that cannot run) is final only once the database's schema says the
+    /// same: a changed one is loaded and `body` runs again with it. Nil when the class does not exist.
     private func withValidSchema<T>(_ className: String,
                                     _ body: (ClassSchema) async throws -> (fingerprint: String?, value: T)) async throws -> T? {
         // Inside a batch transaction a failed statement would abort the transaction: read the schema fresh.
-        var schema = mayCreateIndexes ? try await SchemaStore.cachedOrLoad(className, cache: context.schemas, on: connection)
-                                      : try await SchemaStore.load(className, on: connection, cache: context.schemas)
+        let cached = mayCreateIndexes ? context.schemas.get(className) : nil
+        var schema = cached
+        if schema == nil { schema = try await SchemaStore.load(className, on: connection, cache: context.schemas) }
         for attempt in 0..<2 {
             guard let current = schema else { return nil }
             do {
                 let (fingerprint, value) = try await body(current)
                 if fingerprint == current.fingerprint || attempt == 1 { return value }
-            } catch let error as PostgresError where attempt == 0 && mayCreateIndexes
-                        && ["42P01", "42703"].contains(error.sqlState ?? "") {
-                // A cached schema named a table or column that has been dropped since.
+            } catch where attempt == 0 && cached != nil && Self.mayComeFromAStaleSchema(error) {
+                let fresh = try await SchemaStore.load(className, on: connection, cache: context.schemas)
+                guard fresh?.fingerprint != current.fingerprint else { throw error }
+                schema = fresh
+                continue
             }
             schema = try await SchemaStore.load(className, on: connection, cache: context.schemas)
         }
         return nil
+    }
+
+    /// Refusals and statement failures a schema read before the class changed can cause; not a deadline or an
+    /// outage, which a fresh schema would not change.
+    private static func mayComeFromAStaleSchema(_ error: any Error) -> Bool {
+        if error is ParseError { return true }
+        guard let error = error as? PostgresError else { return false }
+        return FailureKind.of(error) == .deterministic
     }
 
     struct FindStatement: Sendable {
