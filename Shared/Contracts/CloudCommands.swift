@@ -128,9 +128,10 @@ public struct TriggerResult: Codable, Sendable, Equatable {
     }
 }
 
-/// `cloud.triggers.list.v1` (any service to cloud): every registered trigger, for the sender's cache. The cache is
-/// dropped when a `hooks.changed.v1` event arrives (routing key `hooks.changed`), published by `cloud` after every
-/// change of a function or trigger registration.
+/// `cloud.triggers.list.v1` (any service to cloud): every registered trigger, with the registrations' generation, for
+/// the sender's cache. The cache is refreshed when the generation stored in the sender's database passes the one it
+/// holds (`AdvanceCacheGeneration`), and early when a `hooks.changed.v1` event arrives (routing key
+/// `hooks.changed`), published by `cloud` after every change of a function or trigger registration.
 public struct ListTriggers: Codable, Sendable, Equatable {
     public static let type = "cloud.triggers.list.v1"
     public static let changedEventType = "hooks.changed.v1"
@@ -141,6 +142,11 @@ public struct ListTriggers: Codable, Sendable, Equatable {
 
 public struct TriggerRegistrations: Codable, Sendable, Equatable {
     public var triggers: [TriggerKey]
+    /// The registrations' generation (`AdvanceCacheGeneration.hooks`) these are at or after.
+    public var generation: Int64
 
-    public init(triggers: [TriggerKey]) { self.triggers = triggers }
+    public init(triggers: [TriggerKey], generation: Int64 = 0) {
+        self.triggers = triggers
+        self.generation = generation
+    }
 }

@@ -12,11 +12,9 @@ public struct CloudTriggerClient: CloudTriggerRunner {
 
     public init(calls: RPCClient) { self.calls = calls }
 
-    public func listTriggers(timeout: Duration) async throws -> [TriggerKey] {
-        let answer: TriggerRegistrations = try await calls.send(
-            ListTriggers.type, ListTriggers(), toQueue: Self.queue, requestId: RandomUUID.string(),
-            identity: .master, timeout: timeout)
-        return answer.triggers
+    public func listTriggers(timeout: Duration) async throws -> TriggerRegistrations {
+        try await calls.send(ListTriggers.type, ListTriggers(), toQueue: Self.queue, requestId: RandomUUID.string(),
+                             identity: .master, timeout: timeout)
     }
 
     public func run(_ trigger: RunTrigger, requestId: String, identity: Identity, timeout: Duration) async throws -> TriggerResult {

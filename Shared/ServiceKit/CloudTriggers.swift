@@ -55,6 +55,33 @@ public struct CloudTriggers: Sendable {
         await registry.triggers(of: className)
     }
 
+    /// Runs a request's handling so that each transaction it opens first checks, in BEGIN's round trip, that the
+    /// trigger list it decided with is as new as the registrations' generation stored in this service's database
+    /// (`CacheGenerations`); a write decided with an older list is rolled back there, the list reloaded and the
+    /// handling run again, so a registration answered before the request applies to it. Reads check the same
+    /// generation in their own statements (`requireCurrent`).
+    public func withCurrentRegistrations<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let registry = self.registry
+        let check = TransactionCheck(CacheGenerations.statement(AdvanceCacheGeneration.hooks)) { result in
+            try registry.requireCurrent(result.first?.int("generation").map(Int64.init))
+        }
+        do {
+            return try await TransactionCheck.$current.withValue(check) { try await body() }
+        } catch let stale as StaleTriggerList {
+            await registry.refresh(toAtLeast: stale.generation)
+        }
+        do {
+            return try await TransactionCheck.$current.withValue(check) { try await body() }
+        } catch is StaleTriggerList {
+            throw ParseError(.connectionFailed, "Cloud Code's trigger registrations could not be loaded. Retry later.")
+        }
+    }
+
+    /// Throws `StaleTriggerList` when a statement read a generation (`CacheGenerations.subquery`) newer than the list.
+    public func requireCurrent(_ stored: Int64?) throws(StaleTriggerList) {
+        try registry.requireCurrent(stored)
+    }
+
     /// Runs a before* trigger within the request's remaining time. A refusal is thrown as the client's error.
     public func run(_ trigger: RunTrigger, requestId: String, identity: Identity) async throws -> TriggerResult {
         let remaining = Deadline.current?.remaining ?? Self.defaultTimeout

@@ -17,6 +17,7 @@ public final class InMemoryTriggerRunner: CloudTriggerRunner {
         var calls: [Call] = []
         var lists = 0
         var reachable = true
+        var generation: Int64 = 0
     }
 
     private let state = Mutex(State())
@@ -24,8 +25,14 @@ public final class InMemoryTriggerRunner: CloudTriggerRunner {
     public init() {}
 
     public func register(_ name: TriggerName, _ className: String, _ handler: @escaping Handler = { _ in TriggerResult() }) {
-        state.withLock { $0.handlers[TriggerKey(className: className, triggerName: name)] = handler }
+        state.withLock {
+            $0.handlers[TriggerKey(className: className, triggerName: name)] = handler
+            $0.generation += 1
+        }
     }
+
+    /// The registrations' generation: one more for each `register`.
+    public var generation: Int64 { state.withLock { $0.generation } }
 
     /// While false, every call fails as Cloud Code not answering would.
     public func setReachable(_ reachable: Bool) { state.withLock { $0.reachable = reachable } }
@@ -34,11 +41,11 @@ public final class InMemoryTriggerRunner: CloudTriggerRunner {
     /// How many times the list of registrations was asked for.
     public var listCount: Int { state.withLock { $0.lists } }
 
-    public func listTriggers(timeout: Duration) async throws -> [TriggerKey] {
+    public func listTriggers(timeout: Duration) async throws -> TriggerRegistrations {
         try state.withLock { state in
             state.lists += 1
             guard state.reachable else { throw ParseError(TriggerFailure.scriptFailed, "Cloud Code is not reachable.") }
-            return Array(state.handlers.keys)
+            return TriggerRegistrations(triggers: Array(state.handlers.keys), generation: state.generation)
         }
     }
 

@@ -5,13 +5,18 @@ import Synchronization
 /// Which triggers are registered, as Cloud Code last said (`cloud.triggers.list.v1`), so a write to a class
 /// without triggers costs no call at all: `triggers(of:)` reads memory and never waits while the list is current.
 ///
-/// A `hooks.changed` event marks the list stale; the next look-up then waits for one reload (shared by every
-/// caller) and falls back to the stale list if Cloud Code does not answer. Until a first list has ever been loaded
+/// The list carries the registrations' generation. A request that reads a newer generation in its service's
+/// database (`CacheGenerations`, which Cloud Code advances before it answers a change) throws `StaleTriggerList`,
+/// and its service reloads the list and runs the request again, so a change is in force for every request made
+/// after it was answered. A `hooks.changed` event marks the list stale earlier; the next look-up then waits for
+/// one reload (shared by every caller) and falls back to the stale list if Cloud Code does not answer. Until a first list has ever been loaded
 /// (Cloud Code not deployed, or not reachable since this process started) every class counts as having no
 /// triggers, and `maintain` keeps asking in the background (docs/cloud-code.md, "Triggers").
 public final class TriggerRegistry: Sendable {
     struct State {
         var byClass: [String: Set<TriggerName>]?
+        /// The generation of the registrations `byClass` holds.
+        var generation: Int64 = -1
         /// A change was announced: look-ups wait for the next list.
         var stale = false
         /// The last load failed: look-ups use the list they have while `maintain` tries again.
@@ -46,6 +51,26 @@ public final class TriggerRegistry: Sendable {
     /// Whether a list has been loaded since the process started.
     public var isLoaded: Bool { state.withLock { $0.byClass != nil } }
 
+    /// The generation of the registrations the list holds; -1 before the first load.
+    public var generation: Int64 { state.withLock { $0.generation } }
+
+    /// Throws `StaleTriggerList` when the list is older than `stored`, the generation a request read in its
+    /// service's database. A process that never loaded a list counts every class as having no triggers (Cloud Code
+    /// unreachable since it started) and does not throw: it keeps asking in the background.
+    public func requireCurrent(_ stored: Int64?) throws(StaleTriggerList) {
+        guard let stored else { return }
+        let (loaded, generation) = state.withLock { ($0.byClass != nil, $0.generation) }
+        if loaded && generation < stored { throw StaleTriggerList(generation: stored) }
+    }
+
+    /// Reloads the list until it holds generation `generation` or later (one try; it stays as it was when Cloud
+    /// Code does not answer).
+    public func refresh(toAtLeast generation: Int64) async {
+        if self.generation >= generation { return }
+        invalidate()
+        await reload()
+    }
+
     /// Registrations changed (or may have: the change notifications were interrupted).
     public func invalidate() {
         state.withLock { $0.stale = true }
@@ -68,10 +93,11 @@ public final class TriggerRegistry: Sendable {
 
     private func load() async -> [String: Set<TriggerName>]? {
         do {
-            let keys = try await runner.listTriggers(timeout: loadTimeout)
-            let byClass = Dictionary(grouping: keys, by: \.className).mapValues { Set($0.map(\.triggerName)) }
+            let registrations = try await runner.listTriggers(timeout: loadTimeout)
+            let byClass = Dictionary(grouping: registrations.triggers, by: \.className).mapValues { Set($0.map(\.triggerName)) }
             state.withLock {
                 $0.byClass = byClass
+                $0.generation = registrations.generation
                 $0.reload = nil
                 $0.failures = 0
             }
@@ -109,4 +135,10 @@ public final class TriggerRegistry: Sendable {
             try? await Task.sleep(for: .milliseconds(100))
         }
     }
+}
+
+/// A request met a trigger list older than the registrations its service's database says are in force: its
+/// service refreshes the list and runs it again (nothing of it was kept: thrown before its write committed).
+public struct StaleTriggerList: Error, Sendable, Equatable {
+    public let generation: Int64
 }

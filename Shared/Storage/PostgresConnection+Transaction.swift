@@ -4,14 +4,17 @@ extension PostgresConnection {
     /// BEGIN ... COMMIT around `body`; ROLLBACK when it throws (then rethrows).
     /// Throws 25P02 when COMMIT turned into a rollback because a statement inside failed
     /// and `body` swallowed that error.
-    /// Begins with the task's `TransactionPreamble` when it has one.
+    /// Begins with the task's `TransactionPreamble` and `TransactionCheck` when it has them, in BEGIN's round trip.
     public func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let preamble = TransactionPreamble.pending
+        let check = TransactionCheck.current
         let value: T
         do {
-            if let preamble {
-                let opened = try await pipeline([PostgresStatement("BEGIN"), preamble.statement])
-                try preamble.inspect(opened[1])
+            if preamble != nil || check != nil {
+                let opening = [PostgresStatement("BEGIN")] + [preamble?.statement, check?.statement].compactMap { $0 }
+                let opened = try await pipeline(opening)
+                if let preamble { try preamble.inspect(opened[1]) }
+                if let check { try check.inspect(opened[opened.count - 1]) }
             } else {
                 _ = try await query("BEGIN")
             }

@@ -27,7 +27,8 @@ public enum AuthService: BuildableService {
 
     public static let migrations: [Migration] = [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
                              PasswordPolicyMigration.migration, EmailTokenMigration.migration,
-                             IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration]
+                             IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration,
+                             CacheGenerations.migration(version: 8)]
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
@@ -42,15 +43,18 @@ public enum AuthService: BuildableService {
         let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
         handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
+        CacheGenerations.register(&handlers.router, pool: pool)
         handlers.router.register(RESTRequest.type, RESTRequest.self) { command, logger in
-            try await once.handle(command) {
-                do {
-                    return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud))
-                } catch let error as PostgresError where !error.isConnectionFailure {
-                    // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
-                    guard let answer = error.queryError else { throw error }
-                    logger.info("request refused by PostgreSQL", ["error": "\(error)"])
-                    throw answer
+            try await cloud.withCurrentRegistrations {
+                try await once.handle(command) {
+                    do {
+                        return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud))
+                    } catch let error as PostgresError where !error.isConnectionFailure {
+                        // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
+                        guard let answer = error.queryError else { throw error }
+                        logger.info("request refused by PostgreSQL", ["error": "\(error)"])
+                        throw answer
+                    }
                 }
             }
         }

@@ -1,9 +1,14 @@
+import ServiceKit
 import Storage
 
 /// The cloud service's tables. Webhooks (`hooks`, parse-server's `_Hooks`) and worker registrations
 /// (`worker_targets`) are kept apart: the Hooks API lists only webhooks, as parse-server lists only `_Hooks` and
 /// never the functions its Cloud Code defines. `job_status` is `_JobStatus`.
 enum CloudMigrations {
+    /// The registrations' generation, advanced by every change (`HookStore`): cloud's replicas check their copies
+    /// against it, and the services that cache the trigger list are told it (`AdvanceCacheGeneration`).
+    static let generations = CacheGenerations.migration(version: 3)
+
     static let tables = Migration(version: 2, name: "cloud", sql: """
         CREATE TABLE hooks (
             id bigserial PRIMARY KEY,

@@ -17,7 +17,7 @@ struct CloudRESTHandler: Sendable {
         let identity = command.identity
         switch parts.first {
         case "hooks":
-            return try await hooks.handle(request, parts: parts, identity: identity)
+            return try await hooks.handle(request, parts: parts, identity: identity, requestId: command.requestId)
         case "functions" where parts.count == 2 && request.method == "POST":
             let function = RunCloudFunction(name: parts[1], params: Self.params(request), headers: [:], ip: "")
             let result = try await functions.run(function, cloudContext: nil, requestId: command.requestId, identity: identity)

@@ -21,7 +21,7 @@ public enum CloudService: BuildableService {
         }
     }
 
-    public static let migrations: [Migration] = [OutboxMigration.migration, CloudMigrations.tables]
+    public static let migrations: [Migration] = [OutboxMigration.migration, CloudMigrations.tables, CloudMigrations.generations]
 
     /// The service's handlers over `bus` (workers' queues, `_User` lookups) and its database.
     public static func build(configuration service: Configuration, bus calls: RPCClient,
@@ -41,7 +41,9 @@ public enum CloudService: BuildableService {
         let statuses = JobStatusStore(pool: pool)
         let jobs = JobRunner(directory: directory, caller: caller, statuses: statuses, configuration: configuration,
                              logger: logger)
-        let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory), functions: functions,
+        let announcer = GenerationAnnouncer(calls: calls, timeout: configuration.callTimeout)
+        let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory, announcer: announcer),
+                                    functions: functions,
                                     jobs: jobs, statuses: statuses, directory: directory)
 
         router.register(RESTRequest.type, RESTRequest.self) { command, _ in try await rest.handle(command) }
@@ -61,8 +63,10 @@ public enum CloudService: BuildableService {
             guard command.identity.isMaster else {
                 throw ParseError(.operationForbidden, "Registering a Cloud Code worker needs the master identity.")
             }
-            try await store.register(command.payload)
-            await directory.invalidate()
+            if let generation = try await store.register(command.payload) {
+                await directory.invalidate()
+                try await announcer.announce(generation, requestId: command.requestId)
+            }
             log.info("worker registered", ["queue": command.payload.queue,
                                            "functions": command.payload.functions.joined(separator: ","),
                                            "jobs": command.payload.jobs.joined(separator: ","),

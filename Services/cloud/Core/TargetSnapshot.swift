@@ -6,8 +6,11 @@ struct TargetSnapshot: Sendable {
     var functions: [String: CloudTarget] = [:]
     var jobs: [String: CloudTarget] = [:]
     var triggers: [TriggerKey: CloudTarget] = [:]
+    /// The registrations' generation (`cache_generations`) these are at or after.
+    var generation: Int64 = 0
 
-    init(hooks: [Hook], workers: [WorkerTarget]) {
+    init(hooks: [Hook], workers: [WorkerTarget], generation: Int64 = 0) {
+        self.generation = generation
         for worker in workers {
             switch worker.kind {
             case .function: functions[worker.name] = .worker(queue: worker.queue)

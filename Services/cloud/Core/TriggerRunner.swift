@@ -28,6 +28,7 @@ struct TriggerRunner: Sendable {
     }
 
     func list() async throws -> TriggerRegistrations {
-        TriggerRegistrations(triggers: try await directory.fresh().triggerKeys)
+        let snapshot = try await directory.fresh()
+        return TriggerRegistrations(triggers: snapshot.triggerKeys, generation: snapshot.generation)
     }
 }

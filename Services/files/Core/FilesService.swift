@@ -21,7 +21,8 @@ public enum FilesService: BuildableService {
         }
     }
 
-    public static let migrations: [Migration] = [OutboxMigration.migration, FilesMigrations.tables]
+    public static let migrations: [Migration] = [OutboxMigration.migration, FilesMigrations.tables,
+                                                 CacheGenerations.migration(version: 3)]
 
     /// The service's handlers over `bus` (Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
@@ -29,9 +30,15 @@ public enum FilesService: BuildableService {
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let handler = FileCommandHandler(store: FileStore(pool: pool), policy: configuration.policy, cloud: cloud)
         var router = CommandRouter()
-        router.registerRaw(FileCommands.create) { command, _ in try await handler.create(command) }
+        CacheGenerations.register(&router, pool: pool)
+        // The commands that may run a file trigger check the trigger list they decide with (reads run none).
+        router.registerRaw(FileCommands.create) { command, _ in
+            try await cloud.withCurrentRegistrations { try await handler.create(command) }
+        }
         router.registerRaw(FileCommands.append) { command, _ in try await handler.append(command) }
-        router.register(FileCommands.commit, FileCommitRequest.self) { command, _ in try await handler.commit(command) }
+        router.register(FileCommands.commit, FileCommitRequest.self) { command, _ in
+            try await cloud.withCurrentRegistrations { try await handler.commit(command) }
+        }
         router.register(FileCommands.abort, FileUploadReference.self) { command, _ in try await handler.abort(command) }
         router.register(FileCommands.info, FileNameReference.self) { command, _ in try await handler.info(command) }
         router.registerRaw(FileCommands.read) { command, _ in try await handler.read(command) }
@@ -39,7 +46,9 @@ public enum FilesService: BuildableService {
         router.register(FileCommands.metadata, FileNameReference.self) { command, _ in
             try await handler.metadata(command)
         }
-        router.register(FileCommands.delete, FileNameReference.self) { command, _ in try await handler.delete(command) }
+        router.register(FileCommands.delete, FileNameReference.self) { command, _ in
+            try await cloud.withCurrentRegistrations { try await handler.delete(command) }
+        }
         handlers.router = router
         return handlers
     }

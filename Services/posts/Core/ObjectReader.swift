@@ -29,6 +29,7 @@ struct ObjectReader {
             }
             let classParameter = parameters.bind(className)
             let rows = try await connection.query(SchemaStore.withFingerprint(sql, classParameter: classParameter), parameters.values).rows
+            try context.requireCurrentTriggers(rows.first)
             let object = rows.first.flatMap { $0["objectId"] == nil ? nil : context.codec.object($0, schema) }
             return (rows.first?["__fingerprint"], (object, schema))
         }
@@ -67,11 +68,13 @@ struct ObjectReader {
             var count: Int?
             if options.count {
                 let row = try await connection.query(statement.countSQL, statement.parameters).first
+                try context.requireCurrentTriggers(row)
                 fingerprint = row?["__fingerprint"]
                 count = row?.int("count")
             }
             guard let rowsSQL = statement.rowsSQL else { return (fingerprint, ([], count, schema)) }
             let rows = try await connection.query(rowsSQL, statement.parameters).rows
+            try context.requireCurrentTriggers(rows.first)
             fingerprint = rows.first?["__fingerprint"]
             let objects = rows.filter { $0["objectId"] != nil }.map { row in
                 var object = context.codec.object(row, schema)

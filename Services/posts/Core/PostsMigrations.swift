@@ -7,7 +7,8 @@ enum PostsMigrations {
     static let all: [Migration] = [OutboxMigration.migration, classes, appliedVotes, likes, cachedRounds, geo,
                                    PlatformMigrations.analytics, PlatformMigrations.pushes,
                                    IdempotencyMigration.migration(version: 9), PlatformMigrations.requestCounts,
-                                   PlatformMigrations.outboxCompression, InstallationTable.migration]
+                                   PlatformMigrations.outboxCompression, InstallationTable.migration,
+                                   CacheGenerations.migration(version: 13)]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.

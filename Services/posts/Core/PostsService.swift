@@ -50,6 +50,7 @@ public enum PostsService: BuildableService {
         handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let posts = configuration.posts
+        CacheGenerations.register(&handlers.router, pool: pool)
         handlers.router.register(RESTRequest.type, RESTRequest.self) { command, logger in
             // A named batch is applied once item by item (or, in a transaction, as one write) by its handler.
             let namedBatch = command.payload.path == "batch" && command.payload.idempotent == true
@@ -60,9 +61,11 @@ public enum PostsService: BuildableService {
                                          once: namedBatch ? once : nil)
             let handler = PostsHandler(context: context)
             // Connections are borrowed step by step, so none is held while Cloud Code runs a trigger.
-            guard !namedBatch else { return try await handler.handle(command.payload, connections: .pool(pool), logger: logger) }
-            return try await once.handle(command) {
-                try await handler.handle(command.payload, connections: .pool(pool), logger: logger)
+            return try await cloud.withCurrentRegistrations {
+                guard !namedBatch else { return try await handler.handle(command.payload, connections: .pool(pool), logger: logger) }
+                return try await once.handle(command) {
+                    try await handler.handle(command.payload, connections: .pool(pool), logger: logger)
+                }
             }
         }
         return handlers

@@ -1,6 +1,7 @@
 import Contracts
 import ParseWire
 import ServiceKit
+import Storage
 
 /// What every handler needs about the call: who makes it, where the client reached us, the settings.
 struct RequestContext: Sendable {
@@ -22,6 +23,13 @@ struct RequestContext: Sendable {
     /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
     var codec: ValueCodec {
         ValueCodec(serverURL: configuration.publicServerURL ?? serverURL, applicationId: configuration.applicationId)
+    }
+
+    /// Throws `StaleTriggerList` when a read statement's row (`SchemaStore.withFingerprint`) says the trigger
+    /// registrations are newer than the list this request decided with; `CloudTriggers.withCurrentRegistrations`
+    /// then reloads the list and runs the request again.
+    func requireCurrentTriggers(_ row: PostgresRow?) throws(StaleTriggerList) {
+        try cloud?.requireCurrent(row?.int("__hooks").map(Int64.init))
     }
 
     /// Whether this caller may make `className` exist by writing to or reading it.

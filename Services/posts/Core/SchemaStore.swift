@@ -1,3 +1,5 @@
+import ServiceKit
+import Contracts
 import ParseWire
 import Query
 import Storage
@@ -37,10 +39,11 @@ enum SchemaStore {
         return try await load(className, on: connection, cache: cache)
     }
 
-    /// Wraps a read statement so that its rows come with the class's current fingerprint (one row with NULL
-    /// columns when the statement has none). `classParameter` is the placeholder bound to the class name.
+    /// Wraps a read statement so that its rows come with the class's current fingerprint and the trigger
+    /// registrations' generation (`__hooks`, see `CloudTriggers.requireCurrent`): one row with NULL columns when the
+    /// statement has none. `classParameter` is the placeholder bound to the class name.
     static func withFingerprint(_ sql: String, classParameter: String) -> String {
-        "SELECT s.fingerprint AS \"__fingerprint\", r.* FROM (SELECT \(fingerprintSQL) AS fingerprint FROM parse_schema WHERE class_name = \(classParameter)) AS s LEFT JOIN LATERAL (\(sql)) AS r ON TRUE"
+        "SELECT s.fingerprint AS \"__fingerprint\", s.hooks AS \"__hooks\", r.* FROM (SELECT \(fingerprintSQL) AS fingerprint, \(CacheGenerations.subquery(AdvanceCacheGeneration.hooks)) AS hooks FROM parse_schema WHERE class_name = \(classParameter)) AS s LEFT JOIN LATERAL (\(sql)) AS r ON TRUE"
     }
 
     static func loadAll(on connection: PostgresConnection) async throws -> [ClassSchema] {
