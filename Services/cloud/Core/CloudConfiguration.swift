@@ -9,17 +9,11 @@ public struct CloudConfiguration: Sendable {
     public var callTimeout: Duration
     /// The longest a job may run (`PARSE_CLOUD_JOB_TIMEOUT_MS`) before it is recorded as failed.
     public var jobTimeout: Duration
-    /// How long `POST /jobs/<name>` waits for a job to finish before it answers (`PARSE_CLOUD_JOB_ANSWER_WAIT_MS`):
-    /// parse-server runs a job in its own process right after answering, so a short job has finished before the
-    /// client's next request; waiting this long gives clients the same view.
-    public var jobAnswerWait: Duration
 
-    public init(webhookKey: String? = nil, callTimeout: Duration = .seconds(10), jobTimeout: Duration = .seconds(600),
-                jobAnswerWait: Duration = .milliseconds(1_000)) {
+    public init(webhookKey: String? = nil, callTimeout: Duration = .seconds(10), jobTimeout: Duration = .seconds(600)) {
         self.webhookKey = webhookKey
         self.callTimeout = callTimeout
         self.jobTimeout = jobTimeout
-        self.jobAnswerWait = jobAnswerWait
     }
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> CloudConfiguration {
@@ -27,7 +21,6 @@ public struct CloudConfiguration: Sendable {
         return CloudConfiguration(
             webhookKey: key.isEmpty ? nil : key,
             callTimeout: .milliseconds(try env.int("PARSE_CLOUD_TIMEOUT_MS", default: 10_000, in: 1...3_600_000)),
-            jobTimeout: .milliseconds(try env.int("PARSE_CLOUD_JOB_TIMEOUT_MS", default: 600_000, in: 1...86_400_000)),
-            jobAnswerWait: .milliseconds(try env.int("PARSE_CLOUD_JOB_ANSWER_WAIT_MS", default: 1_000, in: 0...60_000)))
+            jobTimeout: .milliseconds(try env.int("PARSE_CLOUD_JOB_TIMEOUT_MS", default: 600_000, in: 1...86_400_000)))
     }
 }

@@ -2,9 +2,8 @@ import Contracts
 import ParseWire
 import Runtime
 
-/// `POST /jobs/<name>`: records a `_JobStatus` row, runs the job in the background and answers with the row's id.
-/// The answer waits at most `answerWait` for the job to finish, so a short job is already `succeeded` or `failed`
-/// when the client reads its status, as with parse-server, which runs the job in its own process.
+/// `POST /jobs/<name>`: records a `_JobStatus` row, starts the job in the background and answers at once with the
+/// row's id, as parse-server does (`X-Parse-Job-Status-Id`); the client follows the job in `_JobStatus`.
 struct JobRunner: Sendable {
     let directory: TargetDirectory
     let caller: TargetCaller
@@ -26,23 +25,10 @@ struct JobRunner: Sendable {
         let call = CloudWorkerCall(kind: .job, name: job.name, request: body)
         let timeout = configuration.jobTimeout
         let (caller, statuses, logger) = (caller, statuses, logger)
-        // Ends when the job finishes or the wait is over, whichever comes first (awaiting the job's task itself
-        // could not be cut short).
-        let (settled, signal) = AsyncStream.makeStream(of: Void.self)
         // Detached: the job outlives this command and must not inherit its deadline.
         Task.detached {
             await Self.run(call, on: target, objectId: objectId, caller: caller, statuses: statuses, timeout: timeout,
                            requestId: requestId, logger: logger)
-            signal.finish()
-        }
-        let wait = Deadline.current.map { min(configuration.jobAnswerWait, $0.remaining / 2) } ?? configuration.jobAnswerWait
-        if wait > .zero {
-            let timer = Task {
-                try? await Task.sleep(for: wait)
-                signal.finish()
-            }
-            for await _ in settled {}
-            timer.cancel()
         }
         return CloudJobStarted(jobStatusId: objectId)
     }
