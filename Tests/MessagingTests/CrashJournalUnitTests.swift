@@ -4,6 +4,7 @@ import Testing
 @testable import Messaging
 
 @Suite struct CrashJournalUnitTests {
+    /// A directory of the test's own; the test removes it.
     static func scratchDirectory() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -31,6 +32,7 @@ import Testing
 
     @Test func theOnlyCommandInFlightAtACrashIsPoison() throws {
         let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try Self.writeDeadJournal(directory, service: "posts", crashedAt: CrashJournal.now(), entries: [(42, false)])
         let journal = try CrashJournal(directory: directory, service: "posts")
         #expect(journal.verdict(for: 42) == .poison)
@@ -39,6 +41,7 @@ import Testing
 
     @Test func oneOfSeveralIsASuspectUntilItWasInFlightAtASecondCrash() throws {
         let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try Self.writeDeadJournal(directory, service: "posts", crashedAt: CrashJournal.now(),
                                       entries: [(1, false), (2, false), (3, true)])
         let journal = try CrashJournal(directory: directory, service: "posts")
@@ -48,6 +51,7 @@ import Testing
 
     @Test func journalsOfProcessesThatDidNotCrashAreDeletedAndSayNothing() throws {
         let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let killed = try Self.writeDeadJournal(directory, service: "posts", crashedAt: 0, entries: [(42, false)])
         let old = try Self.writeDeadJournal(directory, service: "posts",
                                             crashedAt: CrashJournal.now() - CrashJournal.crashedJournalLifetime - 1,
@@ -63,6 +67,7 @@ import Testing
 
     @Test func aLivingProcessJournalIsNotRead() throws {
         let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let living = try CrashJournal(directory: directory, service: "posts")
         let slot = living.begin(42, suspect: false)
         #expect(slot != nil)
@@ -74,6 +79,7 @@ import Testing
 
     @Test func theJournalFileHoldsTheCommandsInProgressAndIsRemovedWithTheJournal() throws {
         let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         var journal: CrashJournal? = try CrashJournal(directory: directory, service: "posts")
         let path = try #require(journal?.path)
         let first = journal?.begin(7, suspect: false)
