@@ -11,20 +11,29 @@ struct JSONParser<Tree: JSONTree> {
     private var index = 0
     private var depth = 0
 
-    private struct Malformed: Error {}
+    private struct Malformed: Error {
+        /// Set for a number literal beyond a double's range (`1e999999`): JavaScript reads it as `Infinity`, which no
+        /// Parse type holds and no JSON answer can carry.
+        var numberOutOfRange = false
+    }
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Tree? {
+        try? parseReporting(bytes).get()
+    }
+
+    /// `parse`, with what was wrong.
+    static func parseReporting(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Tree, JSONSyntaxError> {
         var parser = JSONParser(bytes)
         do {
             let value = try parser.value()
             parser.skipWhitespace()
-            return parser.index == bytes.count ? value : nil
+            return parser.index == bytes.count ? .success(value) : .failure(.malformed)
         } catch {
-            return nil
+            return .failure(error.numberOutOfRange ? .numberOutOfRange : .malformed)
         }
     }
 
@@ -191,6 +200,7 @@ struct JSONParser<Tree: JSONTree> {
         if plain && digits <= 15 { return negative ? -Double(whole) : Double(whole) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text) else { throw Malformed() }
+        guard number.isFinite else { throw Malformed(numberOutOfRange: true) }
         return number
     }
 
@@ -221,6 +231,23 @@ struct JSONParser<Tree: JSONTree> {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
             default: return
             }
+        }
+    }
+}
+
+/// Why a text is not JSON a request may carry.
+public enum JSONSyntaxError: Error, Sendable, Equatable {
+    case malformed
+    /// A number beyond a double's range: `1e999999`.
+    case numberOutOfRange
+
+    /// The client's `{"code":107,...}`, saying what is wrong.
+    public var parseError: ParseError {
+        switch self {
+        case .malformed: ParseError(.invalidJSON, "Invalid JSON")
+        case .numberOutOfRange:
+            ParseError(.invalidJSON, "Invalid JSON: a number is out of range; numbers must be finite, at most "
+                       + "1.7976931348623157e308 either side of 0.")
         }
     }
 }

@@ -40,6 +40,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
         bytes.withUnsafeBufferPointer { JSONParser<JSONValue>.parse($0) }
     }
 
+    /// `parse`, with what is wrong when the text is not JSON.
+    public static func parseReporting(_ text: String) -> Result<JSONValue, JSONSyntaxError> {
+        var text = text
+        return text.withUTF8 { JSONParser<JSONValue>.parseReporting($0) }
+    }
+
+    public static func parseReporting(_ bytes: [UInt8]) -> Result<JSONValue, JSONSyntaxError> {
+        bytes.withUnsafeBufferPointer { JSONParser<JSONValue>.parseReporting($0) }
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let fields) = self { return fields[key] }
         return nil

@@ -29,10 +29,11 @@ public struct QueryOptions: Sendable {
         var options: [String: JSONValue] = [:]
         for (key, text) in query {
             if key == "where" {
-                guard let value = JSONValue.parse(text) else {
-                    throw ParseError(.invalidQuery, "Improper encode of parameter where: it is not valid JSON.")
+                switch JSONValue.parseReporting(text) {
+                case .success(let value): options[key] = value
+                case .failure(.numberOutOfRange): throw JSONSyntaxError.numberOutOfRange.parseError
+                case .failure: throw ParseError(.invalidQuery, "Improper encode of parameter where: it is not valid JSON.")
                 }
-                options[key] = value
             } else {
                 options[key] = JSONValue.parse(text) ?? .string(text)
             }

@@ -36,7 +36,13 @@ public enum RelativeTime {
             guard let factor = unitSeconds[unit] else { return .failure(RelativeTimeError("Invalid interval: '\(unit)'")) }
             seconds += value * factor
         }
-        return .success(now.addingTimeInterval(future ? seconds : -seconds))
+        let date = now.addingTimeInterval(future ? seconds : -seconds)
+        // parse-server's JavaScript `Date` is invalid past 100,000,000 days either side of 1970, and no such date
+        // can be stored or compared here either.
+        guard seconds.isFinite, ParseDate.javaScriptRange.contains(date.timeIntervalSince1970 * 1000) else {
+            return .failure(RelativeTimeError("The date is out of range: dates must lie within 100,000,000 days of 1970."))
+        }
+        return .success(date)
     }
 
     /// The date of a `{"$relativeTime": ...}` operand of comparison `op`, or parse-server's 107 (its message names

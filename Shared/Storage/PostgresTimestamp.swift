@@ -4,9 +4,16 @@ import Runtime
 /// Converts between `Date` and the timestamp text PostgreSQL reads and writes.
 /// Written by `CivilCalendar.timestamp`, the one formatter of dates, as Parse dates and log lines are.
 enum PostgresTimestamp {
+    /// The milliseconds either side of 1970 written as they are (a JavaScript `Date`'s range, within PostgreSQL's):
+    /// callers refuse dates beyond it, and one that slipped through is written as the range's end instead of
+    /// stopping the process.
+    static let milliseconds: ClosedRange<Double> = -8.64e15...8.64e15
+
     /// `2024-05-01T12:30:45.123Z`.
     static func format(_ date: Date) -> String {
-        CivilCalendar.timestamp(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        let bounded = value.isNaN ? 0 : min(max(value, milliseconds.lowerBound), milliseconds.upperBound)
+        return CivilCalendar.timestamp(milliseconds: Int64(bounded))
     }
 
     /// Reads `timestamptz`/`timestamp` output in the ISO DateStyle (`2024-05-01 12:30:45.123456+02`)

@@ -37,17 +37,45 @@ extension IntegrationSuite {
             #expect(reply.text == #"{"error":"unauthorized: master key is required"}"#)
         }
 
-        @Test func clientsMayCreateButOnlyTheMasterKeyReads() async throws {
-            let name = PostsHTTP.uniqueClass("Client")
-            let created = try await PostsHTTP.send("POST", "/classes/_Audience", ["name": name, "query": "{}"])
+        /// Audiences choose who gets a push: only the master key writes them, anonymous or signed in, whatever the
+        /// class-level permissions say; reads are the master key's until a class-level permission opens them
+        /// (parse-server leaves `_Audience` open to clients).
+        @Test func onlyTheMasterKeyWritesAudiencesAndReadsThemUntilAPermissionOpensThem() async throws {
+            let name = PostsHTTP.uniqueClass("Guarded")
+            let created = try await PostsHTTP.send("POST", "/classes/_Audience",
+                                                   ["name": name, "query": "{}", "ACL": ["*": ["read": true]]], master: true)
             #expect(created.status == 201)
-            let clientView = try await PostsHTTP.find("_Audience", ["where": ["name": name]])
-            #expect(PostsHTTP.results(clientView).isEmpty)
-            #expect(PostsHTTP.results(try await PostsHTTP.find("_Audience", ["where": ["name": name]], master: true)).count == 1)
+            let id = try #require(created.json?["objectId"] as? String)
+            let user = try await AuthAPI.signUp("audience")
+            let headers = [(String?.none, "anonymous"), (user.token, "a user")]
+            for (token, who) in headers {
+                let session = token.map { ["X-Parse-Session-Token": $0] } ?? [:]
+                for (method, path, body) in [("POST", "/classes/_Audience", ["name": "x", "query": "{}"]),
+                                             ("PUT", "/classes/_Audience/\(id)", ["name": "changed"]),
+                                             ("DELETE", "/classes/_Audience/\(id)", [:]),
+                                             ("GET", "/classes/_Audience/\(id)", [:]),
+                                             ("GET", "/classes/_Audience", [:])] as [(String, String, [String: String])] {
+                    let reply = try await PostsHTTP.send(method, path, method == "GET" ? nil : body, headers: session)
+                    #expect(reply.status == 400 && reply.json?["code"] as? Int == 119, "\(who) \(method) \(path): \(reply.text)")
+                }
+            }
+            // The master key opens reads to the public: reads follow the permission, writes stay the master key's.
+            let opened = try await PostsHTTP.send("PUT", "/schemas/_Audience", ["classLevelPermissions": [
+                "find": ["*": true], "get": ["*": true], "count": ["*": true], "create": ["*": true], "update": ["*": true],
+                "delete": ["*": true], "addField": [:] as [String: Any],
+            ]], master: true)
+            #expect(opened.status == 200, "\(opened.text)")
+            let read = try await PostsHTTP.send("GET", "/classes/_Audience/\(id)")
+            #expect(read.json?["name"] as? String == name, "\(read.text)")
+            let write = try await PostsHTTP.send("PUT", "/classes/_Audience/\(id)", ["name": "changed"])
+            #expect(write.json?["code"] as? Int == 119)
+            let unchanged = try await PostsHTTP.send("GET", "/classes/_Audience/\(id)", master: true)
+            #expect(unchanged.json?["name"] as? String == name)
+            _ = try await PostsHTTP.send("PUT", "/schemas/_Audience", ["classLevelPermissions": [:] as [String: Any]], master: true)
         }
 
         @Test func unknownFieldsAreRefused() async throws {
-            let reply = try await PostsHTTP.send("POST", "/classes/_Audience", ["lorem": "ipsum"])
+            let reply = try await PostsHTTP.send("POST", "/classes/_Audience", ["lorem": "ipsum"], master: true)
             #expect(reply.status == 400 && reply.code == 107)
             #expect(reply.error == "Could not add field lorem")
         }

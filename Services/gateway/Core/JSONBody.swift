@@ -21,7 +21,9 @@ struct JSONBody {
     /// Throws `{"code":107,"error":"Invalid JSON"}` for a body that is not a JSON object.
     init(_ bytes: [UInt8]) throws(ParseError) {
         guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return }
-        guard let fields = JSONValue.parse(bytes)?.objectValue else { throw ParseError(.invalidJSON, "Invalid JSON") }
+        let parsed = JSONValue.parseReporting(bytes)
+        if case .failure(let error) = parsed { throw error.parseError }
+        guard let fields = (try? parsed.get())?.objectValue else { throw ParseError(.invalidJSON, "Invalid JSON") }
         var rest = fields
         if let value = rest["_context"], value.stringValue == nil { context = rest.removeValue(forKey: "_context") }
         for key in Self.envelopeFields {

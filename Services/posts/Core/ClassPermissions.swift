@@ -6,7 +6,11 @@ import ParseWire
 enum ClassPermissions {
     static func check(_ operation: String, schema: ClassSchema?, identity: Identity) throws(ParseError) {
         guard !identity.isMaster && !identity.isReadOnlyMaster else { return }
-        guard let entry = schema?.classLevelPermissions?[operation]?.objectValue else { return }
+        guard let entry = schema?.classLevelPermissions?[operation]?.objectValue else {
+            // Audiences choose who gets a push: closed to clients until a class-level permission opens them.
+            guard schema?.className == PlatformClasses.audience else { return }
+            throw PlatformClasses.refusal(operation, className: PlatformClasses.audience)
+        }
         let groups = AccessControl.groups(identity)
         if groups.contains(where: { entry[$0]?.boolValue == true }) { return }
         if entry["requiresAuthentication"]?.boolValue == true {

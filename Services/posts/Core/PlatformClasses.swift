@@ -35,17 +35,22 @@ enum PlatformClasses {
         try Names.requireClassName(name)
     }
 
-    /// parse-server's `enforceRoleSecurity`; `operation` is `find`, `get`, `create`, `update` or `delete`.
+    /// parse-server's `enforceRoleSecurity`; `operation` is `find`, `get`, `create`, `update` or `delete`. Beyond
+    /// parse-server, which leaves `_Audience` open, only the master key writes audiences (they choose who gets a
+    /// push); their reads follow the class-level permissions, closed until one opens them (`ClassPermissions`).
     static func checkAccess(_ operation: String, className: String, identity: Identity) throws(ParseError) {
         guard !identity.isMaster && !identity.isReadOnlyMaster else { return }
         if className == installation && (operation == "find" || operation == "delete") {
             throw ParseError(.operationForbidden,
                              "Clients aren't allowed to perform the \(operation) operation on the installation collection.")
         }
-        if masterOnly.contains(className) {
-            throw ParseError(.operationForbidden,
-                             "Clients aren't allowed to perform the \(operation) operation on the \(className) collection.")
+        if masterOnly.contains(className) || className == audience && !["find", "get"].contains(operation) {
+            throw refusal(operation, className: className)
         }
+    }
+
+    static func refusal(_ operation: String, className: String) -> ParseError {
+        ParseError(.operationForbidden, "Clients aren't allowed to perform the \(operation) operation on the \(className) collection.")
     }
 
     /// parse-server refuses new fields on `_Audience`: `107 Could not add field <name>`.
