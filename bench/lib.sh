@@ -5,7 +5,7 @@
 PORT=${PORT:-1337}
 MOUNT=${PARSE_SERVER_MOUNT_PATH:-/parse}
 APP_ID=${PARSE_SERVER_APPLICATION_ID:-myAppId}
-PG_PORT=${PARSE_PG_PORT:-55432}
+PG_PORT=${PARSE_PG_PORT:-15432}
 PG_BIN=${PARSE_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
 export PORT
 # shellcheck disable=SC2034 # APP_ID is read by the scripts that source this file

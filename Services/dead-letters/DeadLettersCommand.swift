@@ -11,7 +11,7 @@ enum DeadLettersCommand {
         let url: AMQPURL
         do {
             options = try DeadLettersOptions(arguments: arguments)
-            url = try AMQPURL(environment.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/"))
+            url = try AMQPURL(environment.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/"))
         } catch {
             FileHandle.standardError.write(Data("dead-letters: \(error)\n\(DeadLettersOptions.usage)\n".utf8))
             return 2

@@ -19,7 +19,7 @@ enum VoteConsumerCommand {
             case .help:
                 print(VoteConsumerOptions.usage)
             case .consume, .replay:
-                let url = try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/"))
+                let url = try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/"))
                 let exchange = env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events")
                 if options.mode == .replay {
                     try await LedgerReplay(options: options, url: url, exchange: exchange, logger: logger).run()

@@ -19,7 +19,7 @@ public struct CloudWorkerConfiguration: Sendable {
     /// Names this process in the logs (`PARSE_CLOUD_WORKER_INSTANCE`; host and pid by default).
     public var instance: String
 
-    public init(amqpURL: String = "amqp://guest:guest@127.0.0.1:55672/", queue: String = "cloud.worker",
+    public init(amqpURL: String = "amqp://guest:guest@127.0.0.1:15682/", queue: String = "cloud.worker",
                 serverURL: String = "http://127.0.0.1:1337/parse", applicationId: String = "myAppId",
                 masterKey: String = "myMasterKey", restAPIKey: String? = nil, eventExchange: String = "parse.events",
                 prefetch: Int = 32,

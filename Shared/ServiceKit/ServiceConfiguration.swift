@@ -46,9 +46,9 @@ public struct ServiceConfiguration: Sendable {
         return ServiceConfiguration(
             service: service,
             applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
-            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/")),
+            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/")),
             databaseURL: env.string("PARSE_DATABASE_URL",
-                                    default: "postgres://postgres@127.0.0.1:55432/parse_\(service.rawValue)"),
+                                    default: "postgres://postgres@127.0.0.1:15432/parse_\(service.rawValue)"),
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
             databasePoolSize: try env.int("PARSE_DATABASE_POOL_SIZE", default: 4, in: 1...100),

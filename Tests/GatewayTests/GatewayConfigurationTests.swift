@@ -19,7 +19,7 @@ import Testing
         #expect(!config.clientKeys.anyConfigured)
         #expect(config.logLevel == .info)
         #expect(config.requestTimeout == .milliseconds(10_000))
-        #expect(config.amqpURL == (try AMQPURL("amqp://guest:guest@127.0.0.1:55672/")))
+        #expect(config.amqpURL == (try AMQPURL("amqp://guest:guest@127.0.0.1:15682/")))
     }
 
     @Test(arguments: [("parse/", "/parse"), ("parse", "/parse"), ("/parse///", "/parse"), ("/", "/"),

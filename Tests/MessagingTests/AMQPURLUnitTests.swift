@@ -12,9 +12,9 @@ import Testing
     }
 
     @Test func everyPart() throws {
-        let url = try AMQPURL("amqp://alice:s3cret@127.0.0.1:55672/")
+        let url = try AMQPURL("amqp://alice:s3cret@127.0.0.1:15682/")
         #expect(url.host == "127.0.0.1")
-        #expect(url.port == 55672)
+        #expect(url.port == 15682)
         #expect(url.user == "alice")
         #expect(url.password == "s3cret")
         #expect(url.vhost == "/")

@@ -44,7 +44,7 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_SERVER_RATE_LIMIT`: parse-server's `rateLimit` rules.
     var rateLimits: [RateLimitRule] = []
     /// `PARSE_RATE_LIMIT_DATABASE_URL`: where every gateway replica counts the requests the rules limit.
-    public var rateLimitDatabaseURL = "postgres://postgres@127.0.0.1:55432/parse_gateway"
+    public var rateLimitDatabaseURL = "postgres://postgres@127.0.0.1:15432/parse_gateway"
     /// The built-in dashboard, nil when off (`PARSE_DASHBOARD_ENABLED`).
     public var dashboard: DashboardConfiguration?
     /// `PARSE_REQUEST_COUNTS_INTERVAL_MS`: how often the API request counts go to posts.
@@ -89,7 +89,7 @@ public struct GatewayConfiguration: Sendable {
             maxBodyBytes: try env.byteSize("PARSE_SERVER_MAX_UPLOAD_SIZE", default: "20mb"),
             requestTimeout: .milliseconds(try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 1...600_000)),
             readinessTimeout: .milliseconds(try env.int("PARSE_READINESS_TIMEOUT_MS", default: 2_000, in: 1...60_000)),
-            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/")),
+            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/")),
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
             httpThreads: try env.int("PARSE_HTTP_THREADS", default: 2, in: 1...64),

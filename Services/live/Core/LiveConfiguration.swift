@@ -32,7 +32,7 @@ public struct LiveConfiguration: Sendable {
             port: UInt16(try env.int("PARSE_LIVE_QUERY_PORT", default: 1338, in: 0...65_535)),
             keys: LiveKeys(applicationId: env.string("PARSE_SERVER_APPLICATION_ID", default: "myAppId"),
                            masterKey: env.string("PARSE_SERVER_MASTER_KEY", default: "myMasterKey"), clientKeys: clientKeys),
-            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/")),
+            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/")),
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
             requestTimeout: .milliseconds(try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 100...600_000)),

@@ -34,7 +34,7 @@ public struct PushAdapterConfiguration: Sendable {
         let level = env.string("PARSE_LOG_LEVEL", default: "info")
         guard let logLevel = LogLevel(name: level) else { throw ConfigurationError("PARSE_LOG_LEVEL: unknown level '\(level)'") }
         return PushAdapterConfiguration(
-            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:55672/")),
+            amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/")),
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             queue: env.string("PARSE_PUSH_QUEUE", default: "push.http"),
             routingKeys: env.string("PARSE_PUSH_ROUTING_KEYS", default: "push.requested.#")
