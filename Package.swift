@@ -50,6 +50,8 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        // PCRE2 (Debian: libpcre2-dev): `$regex` matched in memory by live, with match and depth limits.
+        .systemLibrary(name: "CPCRE2", path: "Shared/CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
 
         .target(name: "ParseWire", dependencies: ["Runtime"], path: "Shared/ParseWire"),
         .target(name: "Contracts", dependencies: ["ParseWire"], path: "Shared/Contracts"),
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime", "Metrics"],
                 path: "Shared/Messaging"),
         // Parse queries (`where`, `order`, `keys`...) to parameterised SQL, for any service that stores objects.
-        .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage"], path: "Shared/Query"),
+        .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage", "CPCRE2"], path: "Shared/Query"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], path: "Shared/HTTPServer"),
         // Prometheus metrics of the process (counters, gauges, histograms, /proc figures) and their text format.
         .target(name: "Metrics", path: "Shared/Metrics"),

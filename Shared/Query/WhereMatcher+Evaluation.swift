@@ -3,7 +3,7 @@ import ParseWire
 
 extension WhereMatcher {
     static func matches(_ clause: [String: JSONValue], _ object: [String: JSONValue],
-                        _ patterns: [String: NSRegularExpressionBox]) -> Bool {
+                        _ patterns: [String: BoundedRegex]) -> Bool {
         for (key, value) in clause {
             if let combinator = QueryCombinator(rawValue: key) {
                 let items = (value.arrayValue ?? []).compactMap(\.objectValue)
@@ -44,7 +44,7 @@ extension WhereMatcher {
     /// A constraint on the elements' values, as `WhereTranslator.arrayElementConstraint` translates it: an operator
     /// holds if some element satisfies it, a negative one if no element satisfies its positive form.
     private static func matchesSome(_ value: JSONValue, _ elements: [JSONValue?],
-                                    _ patterns: [String: NSRegularExpressionBox]) -> Bool {
+                                    _ patterns: [String: BoundedRegex]) -> Bool {
         guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
             return elements.contains { equals($0, value) }
         }
@@ -77,7 +77,7 @@ extension WhereMatcher {
     }
 
     private static func satisfies(_ op: QueryOperator, _ operand: JSONValue, _ field: JSONValue?,
-                                  _ fields: [String: JSONValue], _ patterns: [String: NSRegularExpressionBox]) -> Bool {
+                                  _ fields: [String: JSONValue], _ patterns: [String: BoundedRegex]) -> Bool {
         switch op {
         case .equalTo: return equals(field, operand)
         case .notEqualTo: return !equals(field, operand)
@@ -101,8 +101,8 @@ extension WhereMatcher {
             return items.allSatisfy { item in allowed.contains { same(item, $0) } }
         case .regex:
             guard let text = field?.stringValue, let pattern = operand.stringValue,
-                  let box = patterns[pattern + "/" + (fields["$options"]?.stringValue ?? "")] else { return false }
-            return box.expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+                  let regex = patterns[pattern + "/" + (fields["$options"]?.stringValue ?? "")] else { return false }
+            return regex.matches(text)
         case .options: return true
         default: return false
         }

@@ -1,4 +1,3 @@
-import Foundation
 import ParseWire
 
 /// Decides whether one object (in Parse's JSON form, as a REST read returns it) matches a `where`, with the
@@ -8,10 +7,10 @@ import ParseWire
 /// (see `QueryOperator.matchesInMemory`) is a 102 then, never a silent mismatch later.
 public struct WhereMatcher: Sendable {
     private let clause: [String: JSONValue]
-    private let patterns: [String: NSRegularExpressionBox]
+    private let patterns: [String: BoundedRegex]
 
     public init(_ clause: [String: JSONValue]) throws(ParseError) {
-        var patterns: [String: NSRegularExpressionBox] = [:]
+        var patterns: [String: BoundedRegex] = [:]
         try Self.validate(clause, &patterns)
         self.clause = clause
         self.patterns = patterns
@@ -21,9 +20,13 @@ public struct WhereMatcher: Sendable {
         Self.matches(clause, object, patterns)
     }
 
+    /// Whether a `$regex` of the clause gave up at its limits on some object (`BoundedRegex`): it is too costly to
+    /// match live, and that object was taken as not matching.
+    public var exceededLimit: Bool { patterns.values.contains { $0.exceededLimit } }
+
     // MARK: validation
 
-    private static func validate(_ clause: [String: JSONValue], _ patterns: inout [String: NSRegularExpressionBox]) throws(ParseError) {
+    private static func validate(_ clause: [String: JSONValue], _ patterns: inout [String: BoundedRegex]) throws(ParseError) {
         for (key, value) in clause {
             if let combinator = QueryCombinator(rawValue: key) {
                 guard let items = value.arrayValue, combinator != .nor || !items.isEmpty else {
@@ -56,7 +59,7 @@ public struct WhereMatcher: Sendable {
     }
 
     private static func validateOperand(_ op: QueryOperator, _ operand: JSONValue, _ fields: [String: JSONValue],
-                                        _ patterns: inout [String: NSRegularExpressionBox]) throws(ParseError) {
+                                        _ patterns: inout [String: BoundedRegex]) throws(ParseError) {
         switch op {
         case .containedIn, .notContainedIn, .containsAll, .containedBy:
             guard operand.arrayValue != nil else { throw ParseError(.invalidJSON, "bad \(op.rawValue) value") }
@@ -78,22 +81,8 @@ public struct WhereMatcher: Sendable {
             }
             // The pattern policy of queries: no back-references, bounded length.
             _ = try RegexPattern(pattern, options: text)
-            var options: NSRegularExpression.Options = []
-            if text.contains("i") { options.insert(.caseInsensitive) }
-            if text.contains("m") { options.insert(.anchorsMatchLines) }
-            if text.contains("x") { options.insert(.allowCommentsAndWhitespace) }
-            if text.contains("s") { options.insert(.dotMatchesLineSeparators) }
-            guard let expression = try? NSRegularExpression(pattern: pattern, options: options) else {
-                throw ParseError(.invalidQuery, "Invalid regular expression: \(pattern)")
-            }
-            patterns[pattern + "/" + text] = NSRegularExpressionBox(expression)
+            patterns[pattern + "/" + text] = try BoundedRegex(pattern, options: text)
         default: break
         }
     }
-}
-
-/// `NSRegularExpression` is immutable once made and safe to share between threads.
-final class NSRegularExpressionBox: @unchecked Sendable {
-    let expression: NSRegularExpression
-    init(_ expression: NSRegularExpression) { self.expression = expression }
 }

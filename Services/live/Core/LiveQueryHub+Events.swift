@@ -43,7 +43,7 @@ extension LiveQueryHub {
                 logger.warning("cannot read a voted object; its vote events are not sent", ["error": "\(error)"])
                 object = nil
             }
-            loop.post { [self] in
+            onHub { [self] in
                 let key = ObjectCache.key(className, objectId)
                 let waiting = fetching.removeValue(forKey: key) ?? []
                 guard let object else { return }
@@ -81,15 +81,19 @@ extension LiveQueryHub {
             guard rules.allows(subscription.operation, identity: identity, hasMasterKey: client.hasMasterKey) else { continue }
             let isCurrent = subscription.matcher.matches(current)
                 && ObjectVisibility.mayRead(current, hasMasterKey: client.hasMasterKey, identity: identity)
+            let wasMatched = !deleted && original.map {
+                subscription.matcher.matches($0)
+                    && ObjectVisibility.mayRead($0, hasMasterKey: client.hasMasterKey, identity: identity)
+            } ?? false
+            if subscription.matcher.exceededLimit {
+                drop(subscription, because: "its $regex is too costly to match: it gave up at its limit on an object")
+                continue
+            }
             let op: String
             if deleted {
                 guard isCurrent else { continue }
                 op = "delete"
             } else {
-                let wasMatched = original.map {
-                    subscription.matcher.matches($0)
-                        && ObjectVisibility.mayRead($0, hasMasterKey: client.hasMasterKey, identity: identity)
-                } ?? false
                 switch (wasMatched, isCurrent) {
                 case (true, true): op = "update"
                 case (true, false): op = "leave"
@@ -103,6 +107,22 @@ extension LiveQueryHub {
                                                        requestId: subscription.requestId, object: texts.current,
                                                        original: deleted ? nil : texts.original))
         }
+    }
+}
+
+extension LiveQueryHub {
+    /// Ends a subscription the server cannot serve any more and tells its client why (parse-server's `error` op,
+    /// with the subscription's request id); the connection and its other subscriptions stay.
+    func drop(_ subscription: LiveSubscription, because reason: String) {
+        let client = subscription.client
+        if let id = subscription.requestId.numberValue, client.subscriptions[id] === subscription {
+            client.subscriptions[id] = nil
+        }
+        remove(subscription)
+        logger.info("subscription dropped", ["class": subscription.className, "reason": reason])
+        send(client.connection, LiveMessages.error(code: ParseError.Code.invalidQuery.rawValue,
+                                                   "The subscription is dropped: \(reason).", reconnect: false,
+                                                   requestId: subscription.requestId))
     }
 }
 

@@ -4,7 +4,7 @@ extension LiveQueryHub {
     /// How long a class's permissions are trusted before they are read again (in the background, on the next event).
     static let rulesLifetime: Duration = .seconds(5)
 
-    /// Calls `body` on the loop thread with the class's rules, reading them from posts first when unknown.
+    /// Calls `body` on the hub's thread with the class's rules, reading them from posts first when unknown.
     func withRules(_ className: String, _ body: @escaping (ClassRules) -> Void) {
         if let known = rules[className] { return body(known.rules) }
         waitingForRules[className, default: []].append(body)
@@ -31,7 +31,7 @@ extension LiveQueryHub {
                 logger.warning("cannot read a class's permissions", ["class": className, "error": "\(error)"])
                 loaded = nil
             }
-            loop.post { [self] in
+            onHub { [self] in
                 let waiting = waitingForRules.removeValue(forKey: className) ?? []
                 // A failed read keeps what was known; with nothing known the class is closed to all but the master key.
                 let result = loaded ?? rules[className]?.rules ?? ClassRules.closed

@@ -2,7 +2,7 @@ import Contracts
 import ParseWire
 
 extension LiveQueryHub {
-    /// Calls `body` on the loop thread with the token's identity (nil without a token or for an invalid one),
+    /// Calls `body` on the hub's thread with the token's identity (nil without a token or for an invalid one),
     /// resolving it through auth first when it is not known yet.
     func withSession(_ token: String?, _ body: @escaping (Identity?) -> Void) {
         guard let token else { return body(nil) }
@@ -29,7 +29,7 @@ extension LiveQueryHub {
                                ["error": "\(error)"])
                 identity = nil
             }
-            loop.post { [self] in resolved(token, identity) }
+            onHub { [self] in resolved(token, identity) }
         }
     }
 

@@ -3,11 +3,14 @@ import Foundation
 import ParseWire
 import Query
 import Runtime
+import Synchronization
 
 /// The LiveQuery protocol over the loop's connections: `connect`, `subscribe`, `update`, `unsubscribe`, and the
 /// events fanned out to matching subscriptions. Subscriptions are indexed by class, so an event costs the
-/// subscriptions of its class only. Runs on the loop thread alone (the loop calls it, and every asynchronous
-/// answer is posted back to that thread), which is why it needs no lock.
+/// subscriptions of its class only. Runs on a thread of its own (`queue`: the loop's reports, the events and every
+/// asynchronous answer are queued there), which is why it needs no lock; the frames it makes go to the loop thread
+/// together at the end of each piece of work. Matching never runs on the loop thread, so a costly match delays the
+/// events behind it, never another client's frames, pings or the health answer.
 public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     let loop: SocketLoop
     let backend: any LiveBackend
@@ -20,6 +23,14 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     var fetching: [String: [LiveEvent]] = [:]
     var rules: [String: (rules: ClassRules, loaded: ContinuousClock.Instant)] = [:]
     var waitingForRules: [String: [(ClassRules) -> Void]] = [:]
+    /// The hub's thread: every piece of state above is touched on it alone.
+    private let queue = DispatchQueue(label: "live-hub")
+    /// Frames made by the piece of work under way, sent when it ends.
+    private var outgoing: [(connection: UInt64, text: String)] = []
+    /// Events received and not yet handled. Past `maxPendingEvents`, new ones are dropped (and logged): a hub held
+    /// up cannot grow the process without bound, and subscribers would rather miss a moment than lag ever more.
+    private let pendingEvents = Atomic<Int>(0)
+    static let maxPendingEvents = 100_000
 
     public init(loop: SocketLoop, backend: any LiveBackend, keys: LiveKeys, logger: Logger) {
         self.loop = loop
@@ -34,22 +45,47 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             logger.warning("unreadable event", ["routing.key": routingKey])
             return
         }
-        loop.post { [self] in handle(event) }
+        guard pendingEvents.add(1, ordering: .relaxed).newValue <= Self.maxPendingEvents else {
+            pendingEvents.subtract(1, ordering: .relaxed)
+            logger.warning("too many events waiting for the hub; one dropped", ["routing.key": routingKey])
+            return
+        }
+        onHub { [self] in
+            pendingEvents.subtract(1, ordering: .relaxed)
+            handle(event)
+        }
     }
 
-    public var subscriptionCount: Int { byClass.values.reduce(0) { $0 + $1.count } }
+    /// Runs `work` on the hub's thread, then hands the frames it made to the loop thread at once.
+    func onHub(_ work: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            work()
+            guard !outgoing.isEmpty else { return }
+            let frames = outgoing, loop = self.loop
+            outgoing = []
+            loop.post { for frame in frames { loop.send(frame.connection, text: frame.text) } }
+        }
+    }
 
     // MARK: SocketLoopDelegate
 
     public func socketOpened(_ connection: UInt64) {}
 
     public func socketClosed(_ connection: UInt64) {
+        onHub { [self] in closed(connection) }
+    }
+
+    public func socketReceived(_ connection: UInt64, text: String) {
+        onHub { [self] in received(connection, text: text) }
+    }
+
+    private func closed(_ connection: UInt64) {
         guard let client = clients.removeValue(forKey: connection) else { return }
         for subscription in client.subscriptions.values { remove(subscription) }
         if let token = client.sessionToken { sessions.release(token) }
     }
 
-    public func socketReceived(_ connection: UInt64, text: String) {
+    private func received(_ connection: UInt64, text: String) {
         guard let message = JSONValue.parse(text) else {
             // parse-server drops a message that is not JSON without a word; an answer tells the developer why.
             send(connection, LiveMessages.error(code: 1, "Invalid JSON", reconnect: true, requestId: nil))
@@ -67,7 +103,8 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         }
     }
 
-    func send(_ connection: UInt64, _ text: String) { loop.send(connection, text: text) }
+    /// Queues a frame; it leaves when the piece of work under way ends (`onHub`).
+    func send(_ connection: UInt64, _ text: String) { outgoing.append((connection, text)) }
 
     // MARK: operations
 
@@ -77,7 +114,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             send(connection, LiveMessages.error(code: 4, "Key in request is not valid", reconnect: true, requestId: nil))
             return
         }
-        socketClosed(connection)
+        closed(connection)
         let client = LiveClient(connection: connection, clientId: UUID().uuidString.lowercased(),
                                 hasMasterKey: keys.hasMasterKey(fields), sessionToken: fields["sessionToken"],
                                 installationId: fields["installationId"])
@@ -152,7 +189,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         }
     }
 
-    private func remove(_ subscription: LiveSubscription) {
+    func remove(_ subscription: LiveSubscription) {
         byClass[subscription.className]?[ObjectIdentifier(subscription)] = nil
         if byClass[subscription.className]?.isEmpty == true { byClass[subscription.className] = nil }
         if let token = subscription.sessionToken { sessions.release(token) }
