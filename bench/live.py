@@ -8,6 +8,9 @@
         Prints one JSON line: frames, frames_per_second, p50_ms, p99_ms, votes, vote_errors.
     live.py broadcast-server PORT                   the baseline: a websockets server that sends every message
                                                     received on /control to every other connection
+    live.py hostile URL CLASS COUNT HOLD_SECONDS    one client holding COUNT subscriptions to CLASS whose $regex
+                                                    backtracks catastrophically on the cats' names, subscribing
+                                                    again whenever the server drops one; prints the drops each second
 """
 import asyncio
 import base64
@@ -84,6 +87,42 @@ async def idle(url, count, hold):
     await asyncio.sleep(hold)
     for task in tasks:
         task.cancel()
+
+
+async def hostile(url, class_name, count, hold):
+    """An adversary: COUNT subscriptions with a catastrophic $regex, renewed each time the server drops one."""
+    reader, writer = await open_socket(url)
+    writer.write(masked(json.dumps({"op": "connect", "applicationId": "myAppId"})))
+
+    def subscribe(request_id):
+        writer.write(masked(json.dumps({"op": "subscribe", "requestId": request_id,
+                                        "query": {"className": class_name, "where": {"name": {"$regex": "(a+)+$"}}}})))
+
+    for request_id in range(1, count + 1):
+        subscribe(request_id)
+    drops = 0
+    subscribed = 0
+
+    async def read():
+        nonlocal drops, subscribed
+        while True:
+            opcode, payload = await read_frame(reader)
+            if await pong_if_ping(opcode, payload, writer):
+                continue
+            message = json.loads(payload)
+            if message.get("op") == "subscribed":
+                subscribed += 1
+            elif message.get("op") == "error" and message.get("requestId"):
+                drops += 1
+                subscribe(message["requestId"])
+
+    task = asyncio.ensure_future(read())
+    print(json.dumps({"holding": count}), flush=True)
+    deadline = time.monotonic() + hold
+    while time.monotonic() < deadline:
+        await asyncio.sleep(1)
+        print(json.dumps({"subscribed": subscribed, "drops": drops}), flush=True)
+    task.cancel()
 
 
 class Stats:
@@ -217,6 +256,8 @@ def main():
                            args[7].split(","), args[8] if len(args) > 8 else None))
     elif command == "broadcast-server":
         asyncio.run(broadcast_server(int(args[0])))
+    elif command == "hostile":
+        asyncio.run(hostile(args[0], args[1], int(args[2]), float(args[3])))
 
 
 if __name__ == "__main__":

@@ -5,8 +5,12 @@
 #      BENCH_CATS cats: frames delivered per second and the delay from a vote's answer to its frame (p50, p99,
 #      measured on 50 of the subscribers);
 #   3. the baseline, in the same run: a Python `websockets` broadcast server sending the same frames (one per vote
-#      answer) to the same number of clients.
-# Targets: fan-out >= 2x the baseline, p99 < 100 ms at 500 votes/s, live under 200 MB. See bench/README.md.
+#      answer) to the same number of clients;
+#   4. the fan-out of 2. again while one client holds BENCH_HOSTILE (10) subscriptions to the class whose `$regex`
+#      backtracks catastrophically on every cat's name (each renewed as soon as live drops it): the p99 of the
+#      ordinary subscribers beside 2.'s.
+# Targets: fan-out >= 2x the baseline, p99 < 100 ms at 500 votes/s, live under 200 MB, and 4.'s p99 beside 2.'s.
+# See bench/README.md.
 set -euo pipefail
 
 REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,8 +24,9 @@ SUBSCRIBERS=${BENCH_SUBSCRIBERS:-1000}
 RATE=${BENCH_VOTE_RATE:-500}
 DURATION=${BENCH_DURATION:-10}
 CATS=${BENCH_CATS:-100}
+HOSTILE=${BENCH_HOSTILE:-10}
 BASELINE_PORT=${BENCH_BASELINE_PORT:-28090}
-readonly LIVE_PORT IDLE SUBSCRIBERS RATE DURATION CATS BASELINE_PORT
+readonly LIVE_PORT IDLE SUBSCRIBERS RATE DURATION CATS HOSTILE BASELINE_PORT
 readonly CLIENT="$REPO_ROOT/bench/live.py"
 readonly LIVE_URL="ws://127.0.0.1:$LIVE_PORT$MOUNT"
 CLASS=BenchLiveCat$RANDOM
@@ -30,12 +35,14 @@ readonly CLASS
 WORK_DIR=$(mktemp -d /tmp/bench-live.XXXXXX)
 BASELINE_PID=
 IDLE_PID=
+HOSTILE_PID=
 
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
     [[ -z $IDLE_PID ]] || kill "$IDLE_PID" 2>/dev/null || true
     [[ -z $BASELINE_PID ]] || kill "$BASELINE_PID" 2>/dev/null || true
+    [[ -z $HOSTILE_PID ]] || kill "$HOSTILE_PID" 2>/dev/null || true
     rm -rf "$WORK_DIR"
     if ((STARTED_STACK)); then
         say "stopping the stack this run started"
@@ -59,7 +66,8 @@ say "creating $CATS cats in $CLASS"
 ids=()
 for ((i = 0; i < CATS; i++)); do
     id=$(curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
-        --data "{\"name\":\"cat $i\",\"votes\":0}" "$BASE/classes/$CLASS" | sed 's/.*"objectId":"\([^"]*\)".*/\1/')
+        --data "{\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\",\"votes\":0}" "$BASE/classes/$CLASS" |
+        sed 's/.*"objectId":"\([^"]*\)".*/\1/')
     ids+=("$id")
 done
 IDS=$(IFS=,; echo "${ids[*]}")
@@ -96,12 +104,29 @@ baseline_result=$(python3 "$CLIENT" fanout "ws://127.0.0.1:$BASELINE_PORT/" "$CL
 kill "$BASELINE_PID" 2>/dev/null || true
 BASELINE_PID=
 
+say "4. the fan-out of 2. again, beside $HOSTILE catastrophic-regex subscriptions renewed as they are dropped"
+python3 "$CLIENT" hostile "$LIVE_URL" "$CLASS" "$HOSTILE" "$((DURATION + 30))" >"$WORK_DIR/hostile.out" &
+HOSTILE_PID=$!
+until [[ -s $WORK_DIR/hostile.out ]]; do
+    kill -0 "$HOSTILE_PID" 2>/dev/null || die "the hostile client stopped"
+    sleep 0.2
+done
+sleep 1
+hostile_result=$(python3 "$CLIENT" fanout "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" "$BASE" "$APP_ID" "$IDS")
+kill "$HOSTILE_PID" 2>/dev/null || true
+wait "$HOSTILE_PID" 2>/dev/null || true
+HOSTILE_PID=
+
 field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2]))' "$1" "$2"; }
 
 printf '\nidle: %s; live RSS %s MB before, %s MB with them held\n' "$idle_result" "$rss_before" "$rss_idle"
 printf '%-22s %12s %14s %9s %9s %7s\n' target frames/s expected/sent p50_ms p99_ms votes
-for name in live baseline; do
-    result=$([[ $name == live ]] && echo "$live_result" || echo "$baseline_result")
+for name in live baseline live+hostile; do
+    case $name in
+    live) result=$live_result ;;
+    baseline) result=$baseline_result ;;
+    *) result=$hostile_result ;;
+    esac
     printf '%-22s %12s %14s %9s %9s %7s\n' "$name" "$(field "$result" frames_per_second)" \
         "$(field "$result" frames)/$(field "$result" expected_frames)" "$(field "$result" p50_ms)" \
         "$(field "$result" p99_ms)" "$(field "$result" votes)"
@@ -109,3 +134,5 @@ done
 ratio=$(python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(round(a / b, 2) if b else "n/a")' \
     "$(field "$live_result" frames_per_second)" "$(field "$baseline_result" frames_per_second)")
 printf 'fan-out live/baseline: %sx (target 2x); live RSS after the fan-out run %s MB (target < 200)\n' "$ratio" "$rss_fanout"
+printf 'with %s catastrophic-regex subscriptions: p99 %s ms beside %s ms without them (hostile client: %s)\n' "$HOSTILE" \
+    "$(field "$hostile_result" p99_ms)" "$(field "$live_result" p99_ms)" "$(tail -1 "$WORK_DIR/hostile.out")"

@@ -11,8 +11,10 @@ import Synchronization
 /// `.` matches a line break, `$` only the end of the text (with `m`, `^` and `$` match at line breaks too), `x`
 /// allows spaces and comments, `i` ignores case. Immutable once compiled and safe to share between threads.
 public final class BoundedRegex: @unchecked Sendable {
-    /// PCRE2's count of backtracking steps per match: far more than any ordinary pattern needs on a field.
-    public static let matchLimit: UInt32 = 200_000
+    /// PCRE2's count of backtracking steps per match: more than ordinary patterns need on a field's text, and
+    /// small enough that a pattern reaching it costs a fraction of a millisecond (a subscription that reaches it
+    /// is dropped, but its client may subscribe again).
+    public static let matchLimit: UInt32 = 20_000
     /// Nested backtracking points per match.
     public static let depthLimit: UInt32 = 10_000
 
