@@ -45,6 +45,8 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         // epoll and eventfd, which Glibc's module leaves out (no library to link).
         .systemLibrary(name: "CEpoll", path: "Shared/CEpoll"),
+        // glibc's malloc_trim, which Glibc's module leaves out (no library to link).
+        .systemLibrary(name: "CMalloc", path: "Shared/CMalloc"),
         // libcurl (Debian: libcurl4-openssl-dev): the SMTP client for verification and password reset mails, and the HTTP client for providers' keys and APIs.
         .systemLibrary(name: "CCurl", path: "Shared/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -55,13 +57,13 @@ let package = Package(
 
         .target(name: "ParseWire", dependencies: ["Runtime"], path: "Shared/ParseWire"),
         .target(name: "Contracts", dependencies: ["ParseWire"], path: "Shared/Contracts"),
-        .target(name: "Runtime", path: "Shared/Runtime"),
+        .target(name: "Runtime", dependencies: ["CMalloc"], path: "Shared/Runtime"),
         .target(name: "Storage", dependencies: ["CLibPQ", "Runtime", "Metrics"], path: "Shared/Storage"),
         .target(name: "Messaging", dependencies: ["CRabbitMQ", "Contracts", "ParseWire", "Runtime", "Metrics"],
                 path: "Shared/Messaging"),
         // Parse queries (`where`, `order`, `keys`...) to parameterised SQL, for any service that stores objects.
         .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage", "CPCRE2"], path: "Shared/Query"),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], path: "Shared/HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Runtime"], path: "Shared/HTTPServer"),
         // Prometheus metrics of the process (counters, gauges, histograms, /proc figures) and their text format.
         .target(name: "Metrics", path: "Shared/Metrics"),
         // `GET /metrics` over Shared/HTTPServer: the gateway's page and the backend services' metrics port.

@@ -34,6 +34,8 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         return MHDResponseWriter.queue(response, on: connection, closeConnection: closing, tracker: core.tracker)
     case .refuseTooLarge:
         return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: closing)
+    case .refuse(let response):
+        return MHDResponseWriter.queue(response, on: connection, closeConnection: closing)
     case .handle(let request):
         if let response = core.responder.immediateResponse(to: request) {
             return MHDResponseWriter.queue(response, on: connection, closeConnection: closing, tracker: core.tracker)
@@ -75,8 +77,23 @@ private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url
         if let streaming = core.responder as? any HTTPStreamingResponder, streaming.streamsBody(of: head) {
             return beginStreamedRequest(core, streaming, connection, head, declaredLength, requestPointer)
         }
+        // The body's bytes are taken from the budget before any is read: a chunked body may grow to the limit.
+        let reservation = head.headers.values("Transfer-Encoding").isEmpty ? declaredLength ?? 0
+            : core.configuration.maxBodyBytes
+        var reserved: BodyReservation?
+        var refusal: HTTPResponse?
+        if reservation > 0, let budget = core.bodyBudget {
+            if budget.reserve(reservation) {
+                reserved = BodyReservation(budget: budget, bytes: reservation)
+            } else {
+                // Answered once the body is drained, unread: clients that send their whole body before reading
+                // an answer would otherwise see a broken pipe instead of the 503.
+                refusal = core.configuration.bodyBudgetExceeded
+            }
+        }
         let context = RequestContext(connection: ConnectionHandle(raw: connection), head: head,
-                                     expectedBodyBytes: declaredLength, tracker: core.tracker)
+                                     expectedBodyBytes: declaredLength, tracker: core.tracker, reservation: reserved,
+                                     refusal: refusal)
         core.tracker.requestStarted()
         requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
         return .YES
@@ -114,5 +131,6 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, reque
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
     // A client that left mid-upload: the responder reading the body learns it was cut short.
     context.stream?.fail(.incomplete)
+    context.reservation?.release()
     context.tracker.requestEnded()
 }

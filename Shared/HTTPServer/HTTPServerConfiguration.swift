@@ -31,6 +31,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var streamPartBytes = 1 << 20
     /// Where WebSocket upgrades go (the gateway's LiveQuery pass-through); nil answers them as plain requests.
     public var upgradeUpstream: UpgradeUpstream?
+    /// Request body bytes held at once (`BodyBudget`; streamed bodies do not count): a request that does not fit
+    /// gets `bodyBudgetExceeded` before its body is read. Nil: no bound. Raised to `maxBodyBytes` when below it.
+    public var bodyBytesInFlight: Int?
+    /// Answered to a request whose body does not fit the budget now (503 with `Retry-After` by default).
+    public var bodyBudgetExceeded = HTTPResponse(
+        status: 503, headers: ["Content-Type": "application/json", "Retry-After": "1"],
+        body: Array(#"{"error":"too many large requests at once; retry later"}"#.utf8))
 
     public init(host: String = "127.0.0.1",
                 port: UInt16 = 1337,

@@ -9,6 +9,8 @@ final class RequestContext: Sendable {
         /// The request is complete and has not been answered: answer it now or start the responder.
         case handle(HTTPRequest)
         case refuseTooLarge
+        /// The body was drained unread, and this is the answer (the server could not take it now).
+        case refuse(HTTPResponse)
         /// The responder's answer is ready to queue.
         case send(HTTPResponse)
         /// Nothing to do yet (the responder is still working).
@@ -35,22 +37,31 @@ final class RequestContext: Sendable {
         var declaredBodyBytes: Int?
         /// A streaming responder's answer that came before the body was complete.
         var streamedAnswer: HTTPResponse?
+        /// Set when the request is refused before its body: the body is read and dropped (a client cut off
+        /// mid-upload sees a broken pipe, not the answer), then this is answered.
+        var refusal: HTTPResponse?
     }
 
     let connection: ConnectionHandle
     let tracker: RequestTracker
     /// Set when the responder takes the body as a stream (`HTTPStreamingResponder`); the body is then not kept.
     let stream: HTTPBodyStream?
+    /// The body's share of the server's budget, released when MHD reports the request finished.
+    let reservation: BodyReservation?
     private let state: Mutex<State>
 
     init(connection: ConnectionHandle, head: HTTPRequest, expectedBodyBytes: Int?, tracker: RequestTracker,
-         streamPartBytes: Int? = nil) {
+         streamPartBytes: Int? = nil, reservation: BodyReservation? = nil, refusal: HTTPResponse? = nil) {
         self.connection = connection
         self.tracker = tracker
+        self.reservation = reservation
         stream = streamPartBytes.map { HTTPBodyStream(partBytes: $0, connection: connection) }
         var initial = State(head: head)
         initial.declaredBodyBytes = expectedBodyBytes
-        if stream == nil, let expectedBodyBytes, expectedBodyBytes > 0 { initial.body.reserveCapacity(expectedBodyBytes) }
+        initial.refusal = refusal
+        if stream == nil, refusal == nil, let expectedBodyBytes, expectedBodyBytes > 0 {
+            initial.body.reserveCapacity(expectedBodyBytes)
+        }
         state = Mutex(initial)
     }
 
@@ -67,6 +78,8 @@ final class RequestContext: Sendable {
                     state.bodyTooLarge = true
                     stream.fail(.tooLarge)
                 }
+            } else if state.refusal != nil {
+                // Dropped as it comes: nothing of a refused body is kept.
             } else if !state.bodyTooLarge && state.bodyBytesSeen <= limit {
                 state.body.append(contentsOf: chunk)
             } else if !state.bodyTooLarge {
@@ -95,6 +108,10 @@ final class RequestContext: Sendable {
                 if state.bodyTooLarge {
                     state.phase = .done
                     return .refuseTooLarge
+                }
+                if let refusal = state.refusal {
+                    state.phase = .done
+                    return .refuse(refusal)
                 }
                 state.phase = .handling
                 var request = state.head

@@ -8,10 +8,13 @@ final class ServerCore: Sendable {
     /// Carries WebSocket upgrades to `configuration.upgradeUpstream`, when one is set.
     let relay = UpgradeRelay()
     let connections = ConnectionRegistry()
+    /// Nil when bodies in flight are not bounded.
+    let bodyBudget: BodyBudget?
 
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
         headPolicy = RequestHeadPolicy(maxBodyBytes: configuration.maxBodyBytes)
+        bodyBudget = configuration.bodyBytesInFlight.map { BodyBudget(capacity: max($0, configuration.maxBodyBytes)) }
     }
 }

@@ -84,10 +84,12 @@ public final class CommandServer: Sendable {
     private func received(_ delivery: Delivery) {
         inFlight.add(1, ordering: .relaxed)
         MessagingMetrics.commandsInFlight.increment()
+        let large = delivery.body.count >= MemoryTrim.largeBytes
         Task {
             await handle(delivery)
             MessagingMetrics.commandsInFlight.decrement()
             inFlight.subtract(1, ordering: .releasing)
+            if large { MemoryTrim.afterLargeWork() }
         }
     }
 

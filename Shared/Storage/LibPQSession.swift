@@ -22,6 +22,20 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
 
     private let watchdog: StatementWatchdog
 
+    /// Set once a message to or from the server carried more than `largeMessageBytes`: libpq's buffers grow to the
+    /// largest message and never shrink, so such a connection keeps that memory until it is closed
+    /// (`PostgresPool` closes it when it comes back).
+    private(set) var carriedLargeMessage = false
+    static let largeMessageBytes = 4 << 20
+
+    private func note(_ bytes: Int) {
+        if bytes > Self.largeMessageBytes { carriedLargeMessage = true }
+    }
+
+    private func note(_ parameters: [String?]) {
+        note(parameters.reduce(0) { $0 + ($1?.utf8.count ?? 0) })
+    }
+
     init(parameters: ConnectionParameters, watchdog: StatementWatchdog) {
         self.parameters = parameters
         self.watchdog = watchdog
@@ -100,6 +114,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
 
     func query(_ sql: String, _ parameters: [String?]) throws -> PostgresResult {
         let connection = try requireConnection()
+        note(parameters)
         if let name = try preparedName(for: sql, parameterCount: parameters.count, connection) {
             let result = try CStringArray.with(parameters) { values in
                 PQexecPrepared(connection, name, Int32(values.count), values, nil, nil, 0)
@@ -125,6 +140,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     /// prepared on their second use, as in `query`.
     func pipeline(_ statements: [PostgresStatement]) throws -> [PostgresResult] {
         let connection = try requireConnection()
+        note(statements.flatMap(\.parameters))
         guard PQenterPipelineMode(connection) == 1 else { throw Self.failure(connection, nil) }
         // What comes back for each statement: a result for its PREPARE first when it is prepared now.
         var preparing: [String?] = []
@@ -217,6 +233,12 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     /// format when `binaryResults` is set: bytea as its bytes, with no hex text to build and parse.
     func query(_ sql: String, _ parameters: [PostgresParameter], binaryResults: Bool) throws -> PostgresQueryOutput {
         let connection = try requireConnection()
+        note(parameters.reduce(0) { total, parameter in
+            switch parameter {
+            case .text(let text): total + (text?.utf8.count ?? 0)
+            case .binary(let bytes): total + bytes.count
+            }
+        })
         let result = try PostgresParameter.withLibPQArrays(parameters) { values, lengths, formats in
             PQexecParams(connection, sql, Int32(values.count), nil, values, lengths, formats, binaryResults ? 1 : 0)
         }
@@ -225,10 +247,13 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw Self.failure(connection, result) }
         let columns = PQnfields(result)
+        var received = 0
+        defer { note(received) }
         let rows: [[[UInt8]?]] = (0..<PQntuples(result)).map { row in
             (0..<columns).map { column in
                 guard PQgetisnull(result, row, column) == 0 else { return nil }
                 let count = Int(PQgetlength(result, row, column))
+                received += count
                 guard count > 0, let start = PQgetvalue(result, row, column) else { return [] }
                 return Array(UnsafeRawBufferPointer(start: start, count: count))
             }
@@ -278,7 +303,9 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         let status = PQresultStatus(result)
         switch status {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            return Self.read(result)
+            let (read, bytes) = Self.read(result)
+            note(bytes)
+            return read
         case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:
             // The session is now inside the COPY sub-protocol; rebuilding it is simpler than unwinding it.
             needsReset = true
@@ -303,20 +330,24 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         while let notification = PQnotifies(connection) { PQfreemem(notification) }
     }
 
-    private static func read(_ result: OpaquePointer) -> PostgresResult {
+    /// The result, and how many bytes its values took.
+    private static func read(_ result: OpaquePointer) -> (PostgresResult, Int) {
         let rowCount = PQntuples(result), columnCount = PQnfields(result)
         let layout = ColumnLayout(names: (0..<columnCount).map { String(cString: PQfname(result, $0)) })
         var rows: [PostgresRow] = []
+        var bytes = 0
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
             let values: [String?] = (0..<columnCount).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                guard PQgetisnull(result, row, column) == 0 else { return nil }
+                bytes += Int(PQgetlength(result, row, column))
+                return String(cString: PQgetvalue(result, row, column))
             }
             rows.append(PostgresRow(layout: layout, values: values))
         }
-        return PostgresResult(columns: layout.names, rows: rows,
-                              affectedRows: Int(String(cString: PQcmdTuples(result))) ?? 0,
-                              commandTag: String(cString: PQcmdStatus(result)))
+        return (PostgresResult(columns: layout.names, rows: rows,
+                               affectedRows: Int(String(cString: PQcmdTuples(result))) ?? 0,
+                               commandTag: String(cString: PQcmdStatus(result))), bytes)
     }
 
     private static func failure(_ connection: OpaquePointer, _ result: OpaquePointer?) -> PostgresError {

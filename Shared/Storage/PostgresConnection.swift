@@ -18,6 +18,11 @@ public final class PostgresConnection: Sendable {
     /// (`LibPQSession.makeReady`) in the same trip to the connection's queue, instead of a trip of its own.
     private let checkBeforeNextStatement = Atomic<Bool>(false)
     private let reconnections = Atomic<Int>(0)
+    private let largeMessageFlag = Atomic<Bool>(false)
+
+    /// Whether a message of the session carried megabytes (`LibPQSession.carriedLargeMessage`): libpq keeps
+    /// buffers that size until the connection closes, so a pool closes it when it comes back.
+    var carriedLargeMessage: Bool { largeMessageFlag.load(ordering: .acquiring) }
 
     /// Whether the session was inside a transaction after its last statement.
     var isInTransaction: Bool { transactionFlag.load(ordering: .acquiring) }
@@ -123,6 +128,7 @@ public final class PostgresConnection: Sendable {
                 }
                 openFlag.store(session.isConnected, ordering: .releasing)
                 transactionFlag.store(session.isInTransaction, ordering: .releasing)
+                largeMessageFlag.store(session.carriedLargeMessage, ordering: .releasing)
                 continuation.resume(with: result)
             }
         }

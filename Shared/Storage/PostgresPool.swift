@@ -172,6 +172,14 @@ public actor PostgresPool {
         if isClosed {
             openCount -= 1
             await connection.close()
+        } else if connection.carriedLargeMessage {
+            // Its buffers stay as large as its largest message: a new connection takes its place when needed.
+            openCount -= 1
+            await connection.close()
+            if !waiters.isEmpty {
+                openCount += 1
+                waiters.removeFirst().continuation.resume(returning: .slot)
+            }
         } else if waiters.isEmpty {
             idle.append(connection)
         } else {

@@ -1,6 +1,7 @@
 import HTTPServer
 import Messaging
 import Metrics
+import ParseWire
 import Runtime
 
 /// The gateway process: the HTTP server in front, one broker connection behind it for every request in flight.
@@ -63,6 +64,9 @@ public final class Gateway: Sendable {
             headersTimeoutSeconds: configuration.headersTimeoutSeconds,
             maxBodyBytes: configuration.maxBodyBytes,
             payloadTooLarge: ParseResponses.payloadTooLarge, badRequest: ParseResponses.badRequest)
+        http.bodyBytesInFlight = configuration.bodyBytesInFlight
+        http.bodyBudgetExceeded = ParseResponses.error(ParseError(
+            .connectionFailed, "Service unavailable: too many large requests at once. Retry later."))
         http.upgradeUpstream = configuration.liveQueryUpstream.map {
             UpgradeUpstream(host: $0.host, port: $0.port, pathPrefix: configuration.mountPath)
         }

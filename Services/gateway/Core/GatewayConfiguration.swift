@@ -17,6 +17,9 @@ public struct GatewayConfiguration: Sendable {
     public var host: String
     public var port: UInt16
     public var maxBodyBytes: Int
+    /// `PARSE_HTTP_BODY_BYTES_IN_FLIGHT`: request body bytes held at once (503 with `Retry-After` past them, before
+    /// the body is read); at least `maxBodyBytes`.
+    public var bodyBytesInFlight = 32 << 20
     public var requestTimeout: Duration
     public var readinessTimeout: Duration
     public var amqpURL: AMQPURL
@@ -112,6 +115,8 @@ public struct GatewayConfiguration: Sendable {
         configuration.dashboard = try DashboardConfiguration.fromEnvironment(env, host: host, publicServerURL: publicServerURL)
         configuration.requestCountInterval = .milliseconds(
             try env.int("PARSE_REQUEST_COUNTS_INTERVAL_MS", default: 5_000, in: 100...3_600_000))
+        configuration.bodyBytesInFlight = max(configuration.maxBodyBytes,
+                                              try env.byteSize("PARSE_HTTP_BODY_BYTES_IN_FLIGHT", default: "32mb"))
         configuration.batchRequestLimit = try env.int("PARSE_SERVER_REQUEST_COMPLEXITY_BATCH_REQUEST_LIMIT",
                                                       default: configuration.batchRequestLimit, in: -1...Int(Int32.max))
         return configuration

@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+import Testing
+
+extension IntegrationSuite {
+    /// Memory follows the configuration, not what clients send at once: sixteen 19 MB JSON creates at the same time
+    /// keep the gateway and posts under 400 MB each (the gateway takes as many bodies as its budget,
+    /// `PARSE_HTTP_BODY_BYTES_IN_FLIGHT`, holds, and answers the others 503 with `Retry-After` before reading them),
+    /// and both are back under 100 MB within 10 s (freed memory goes back to the system).
+    @Suite struct LargeBodyMemory {
+        static let peakLimit = 400 << 20
+        static let settledLimit = 100 << 20
+
+        static func residentBytes(_ service: String) -> Int? {
+            let folder = TestStack.environment["PARSE_STACK_DIR"] ?? TestStack.environment["PARSE_TEST_STACK_DIR"]
+                ?? FileManager.default.currentDirectoryPath + "/.stack/test"
+            guard let pidText = try? String(contentsOfFile: "\(folder)/run/\(service).pid", encoding: .utf8),
+                  let pid = Int(pidText.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                  let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            return kilobytes * 1024
+        }
+
+        @Test func sixteenConcurrent19MBCreatesStayWithinTheBudget() async throws {
+            try #require(Self.residentBytes("posts") != nil, "cannot read posts' resident size")
+            let services = ["gateway", "posts"]
+            let peaks = Mutex(Dictionary(uniqueKeysWithValues: services.map { ($0, 0) }))
+            let sampling = Task {
+                while !Task.isCancelled {
+                    for service in services {
+                        if let bytes = Self.residentBytes(service) { peaks.withLock { $0[service] = max($0[service]!, bytes) } }
+                    }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            let cls = PostsHTTP.uniqueClass("Large")
+            let body = try JSONSerialization.data(withJSONObject: ["blob": String(repeating: "x", count: 19 << 20)])
+            let answers = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        try await HTTP.send("POST", "/classes/\(cls)", headers: HTTP.appHeaders.merging(
+                            ["Content-Type": "application/json"]) { $1 }, body: body)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            sampling.cancel()
+            let created = answers.filter { $0.status == 201 }.count
+            let refused = answers.filter { $0.status == 503 && $0.header("Retry-After") != nil && $0.json?["code"] as? Int == 100 }
+            #expect(created >= 1, "no create got through: \(answers.map(\.status))")
+            #expect(created + refused.count == 16, "answers other than 201 and 503 with Retry-After: \(answers.map(\.status))")
+            for service in services {
+                let peak = peaks.withLock { $0[service]! }
+                #expect(peak < Self.peakLimit, "\(service) peaked at \(peak >> 20) MB")
+            }
+            // Settled: under the limit within 10 s.
+            var settled: [String: Int] = [:]
+            for _ in 0..<100 {
+                settled = Dictionary(uniqueKeysWithValues: services.map { ($0, Self.residentBytes($0) ?? .max) })
+                if settled.values.allSatisfy({ $0 < Self.settledLimit }) { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            for service in services {
+                #expect(settled[service, default: .max] < Self.settledLimit, "\(service) still at \((settled[service] ?? 0) >> 20) MB after 10 s")
+            }
+            print("large bodies: \(created) created, \(refused.count) refused; peaks "
+                  + services.map { "\($0) \(peaks.withLock { $0 }[$0]! >> 20) MB" }.joined(separator: ", ")
+                  + "; settled " + services.map { "\($0) \((settled[$0] ?? 0) >> 20) MB" }.joined(separator: ", "))
+        }
+    }
+}
