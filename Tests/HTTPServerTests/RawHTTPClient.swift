@@ -25,7 +25,7 @@ final class RawHTTPClient {
     private let socketDescriptor: Int32
     private var received: [UInt8] = []
 
-    init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+    init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 30) throws {
         // Connected before being stored: deinit closes the descriptor, so a failed connect must not leave one
         // here (closing it twice could close another test's socket that reused the number).
         socketDescriptor = try Self.connectedSocket(port: port, host: host, timeoutSeconds: timeoutSeconds)

@@ -126,7 +126,7 @@ import Testing
                 // The client object closes its socket here.
             }
             #expect(readerStarted)
-            #expect(await eventually(timeout: .seconds(8)) { responder.events.failure == .incomplete })
+            #expect(await eventually { responder.events.failure == .incomplete })
             #expect(!responder.events.bodyEnded)
             #expect(await eventually { server.activeRequests == 0 })
         }

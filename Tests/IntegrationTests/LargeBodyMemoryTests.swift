@@ -46,10 +46,14 @@ extension IntegrationSuite {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             sampling.cancel()
+            // Admitted creates are stored, or on a machine too busy for this stack's 3 s request timeout answered 504:
+            // which of the two is timing; that a request was admitted and the others refused before their bodies
+            // were read is not.
             let created = answers.filter { $0.status == 201 }.count
+            let admitted = answers.filter { [201, 504].contains($0.status) && $0.json?["code"] as? Int != 100 }.count
             let refused = answers.filter { $0.status == 503 && $0.header("Retry-After") != nil && $0.json?["code"] as? Int == 100 }
-            #expect(created >= 1, "no create got through: \(answers.map(\.status))")
-            #expect(created + refused.count == 16, "answers other than 201 and 503 with Retry-After: \(answers.map(\.status))")
+            #expect(admitted >= 1, "no create got through: \(answers.map(\.status))")
+            #expect(admitted + refused.count == 16, "answers other than 201, 504 and 503 with Retry-After: \(answers.map(\.status))")
             for service in services {
                 let peak = peaks.withLock { $0[service]! }
                 #expect(peak < Self.peakLimit, "\(service) peaked at \(peak >> 20) MB")
