@@ -55,12 +55,13 @@ public final class TriggerRegistry: Sendable {
     public var generation: Int64 { state.withLock { $0.generation } }
 
     /// Throws `StaleTriggerList` when the list is older than `stored`, the generation a request read in its
-    /// service's database. A process that never loaded a list counts every class as having no triggers (Cloud Code
-    /// unreachable since it started) and does not throw: it keeps asking in the background.
+    /// service's database. A process that has not loaded a list yet (it has just started, or Cloud Code has been
+    /// unreachable since) throws too once registrations have ever existed (`stored` above 0): a request decided
+    /// without them would skip triggers in force; with none ever registered it goes ahead.
     public func requireCurrent(_ stored: Int64?) throws(StaleTriggerList) {
-        guard let stored else { return }
-        let (loaded, generation) = state.withLock { ($0.byClass != nil, $0.generation) }
-        if loaded && generation < stored { throw StaleTriggerList(generation: stored) }
+        guard let stored, stored > 0 else { return }
+        let generation = state.withLock { $0.byClass == nil ? -1 : $0.generation }
+        if generation < stored { throw StaleTriggerList(generation: stored) }
     }
 
     /// Reloads the list until it holds generation `generation` or later (one try; it stays as it was when Cloud

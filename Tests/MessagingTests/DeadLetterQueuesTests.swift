@@ -20,6 +20,8 @@ struct DeadLetterQueuesTests {
         }
     }
 
+    struct Unavailable: ClassifiedFailure { var failureKind: FailureKind { .transient } }
+
     @Test func deadLettersAreCountedListedRequeuedAndPurged() async throws {
         let url = try #require(TestBroker.url)
         let queue = "test.dead.\(UUID().uuidString.prefix(8))"
@@ -27,24 +29,28 @@ struct DeadLetterQueuesTests {
         let handled = Atomic<Int>(0)
         var router = CommandRouter()
         router.register("flaky.v1", Echo.self) { command, _ in
-            guard healthy.load(ordering: .relaxed) else { throw CocoaError(.fileNoSuchFile) }
+            guard healthy.load(ordering: .relaxed) else { throw Unavailable() }
             handled.add(1, ordering: .relaxed)
             return command.payload
         }
         let server = CommandServer(service: .votes, queue: queue, url: url, router: router,
-                                   options: .init(maxAttempts: 2), logger: Self.logger)
+                                   options: .init(maxAttempts: 2, retryBudgetWithoutDeadline: .milliseconds(200)),
+                                   logger: Self.logger)
         server.start()
-        let client = RPCClient(url: url, name: "test-client", eventExchange: "parse.events", logger: Self.logger)
-        client.start()
-        try await TestBroker.waitUntil { client.isConnected && server.isConnected }
+        let publisher = AMQPConnection(url: url, options: .init(name: "publisher"), logger: Self.logger)
+        publisher.start()
+        try await TestBroker.waitUntil { publisher.isConnected && server.isConnected }
         let letters = DeadLetterQueues(url: url)
-
-        // Fails twice, then is kept in the dead-letter queue.
-        await #expect(throws: ParseError.self) {
-            let _: Echo = try await client.send("flaky.v1", Echo(text: "x"), queue: queue, requestId: "dead-1",
-                                                identity: .anonymous, timeout: .seconds(10))
+        // A command nobody waits for (as `requeue` sends them) that meets only transient failures.
+        func publish(_ text: String, requestId: String) throws {
+            let command = Command(type: "flaky.v1", requestId: requestId, identity: .anonymous, payload: Echo(text: text))
+            publisher.publish(OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command), messageId: requestId,
+                                              type: "flaky.v1", persistent: true))
         }
-        try await TestBroker.waitUntil { ((try? letters.counts([queue]))?[queue] ?? 0) == 1 }
+
+        // Sent back to its queue once, then kept in the dead-letter queue.
+        try publish("x", requestId: "dead-1")
+        try await TestBroker.waitUntil(timeout: .seconds(20)) { ((try? letters.counts([queue]))?[queue] ?? 0) == 1 }
 
         let listed = try await blocking { try letters.list(queue, limit: 10) }
         #expect(listed.count == 1)
@@ -63,16 +69,13 @@ struct DeadLetterQueuesTests {
         #expect(try await blocking { try letters.counts([queue]) } == [queue: 0])
 
         healthy.store(false, ordering: .relaxed)
-        await #expect(throws: ParseError.self) {
-            let _: Echo = try await client.send("flaky.v1", Echo(text: "y"), queue: queue, requestId: "dead-2",
-                                                identity: .anonymous, timeout: .seconds(10))
-        }
-        try await TestBroker.waitUntil { ((try? letters.counts([queue]))?[queue] ?? 0) == 1 }
+        try publish("y", requestId: "dead-2")
+        try await TestBroker.waitUntil(timeout: .seconds(20)) { ((try? letters.counts([queue]))?[queue] ?? 0) == 1 }
         #expect(try await blocking { try letters.purge(queue) } == 1)
         #expect(try await blocking { try letters.counts([queue]) } == [queue: 0])
         #expect(handled.load(ordering: .relaxed) == 1)
 
         await server.drain(grace: .seconds(1))
-        await client.stop()
+        await publisher.stop()
     }
 }

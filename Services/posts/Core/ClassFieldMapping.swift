@@ -80,7 +80,10 @@ struct ClassFieldMapping: FieldMapping {
     }
 
     private func inQuery(_ value: JSONValue, _ column: QueryColumn, name: String, _ translator: WhereTranslator) async throws -> String {
-        guard value.objectValue != nil else { throw ParseError(.invalidQuery, "improper usage of \(name)") }
+        guard let fields = value.objectValue, fields["className"]?.stringValue != nil,
+              fields["where"] == nil || fields["where"]?.objectValue != nil || fields["where"]?.isNull == true else {
+            throw ParseError(.invalidQuery, "improper usage of \(name)")
+        }
         // Decided before the subquery binds anything: a statement that binds values it never uses is refused.
         guard column.type.kind == .pointer || column.type.kind == .array else {
             guard column.exists else { return "FALSE" }

@@ -23,7 +23,7 @@ import urllib.request
 import zlib
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -133,18 +133,20 @@ class Walk:
         return self.wait(EC.visibility_of_element_located((By.CSS_SELECTOR, selector)), timeout, selector)
 
     def click(self, selector, double=False):
-        """Clicks what `selector` finds, again if the page re-rendered it in between."""
+        """Clicks what `selector` finds, again if the page re-rendered it in between. The element is brought to the
+        middle of the window first: scrolled only as far as needed, it can sit under the fixed status line."""
         for _ in range(20):
             try:
                 element = self.css(selector)
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
                 if double:
                     webdriver.ActionChains(self.driver).double_click(element).perform()
                 else:
                     element.click()
                 return
-            except StaleElementReferenceException:
+            except (StaleElementReferenceException, ElementClickInterceptedException):
                 time.sleep(0.1)
-        raise Failure("%s kept changing under the click" % selector)
+        raise Failure("%s kept changing or stayed covered under the click" % selector)
 
     def text(self, selector):
         for _ in range(20):
