@@ -148,6 +148,11 @@ class Walk:
                 time.sleep(0.1)
         raise Failure("%s kept changing or stayed covered under the click" % selector)
 
+    def press(self, element):
+        """Clicks an element found already, brought to the middle of the window first (see `click`)."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
     def text(self, selector):
         for _ in range(20):
             try:
@@ -196,7 +201,7 @@ class Walk:
         self.visible("#login-master-key")
         self.shot("login")
         self.driver.find_element(By.ID, "login-master-key").send_keys("not the master key")
-        self.driver.find_element(By.ID, "login-submit").click()
+        self.press(self.driver.find_element(By.ID, "login-submit"))
         error = self.wait(lambda d: d.find_element(By.ID, "login-error").text or None, message="login error")
         check("Invalid master key" in error, "a wrong master key is refused: %r" % error)
         check(not self.driver.find_element(By.ID, "app").is_displayed(), "no dashboard without a login")
@@ -204,7 +209,7 @@ class Walk:
         field = self.driver.find_element(By.ID, "login-master-key")
         field.clear()
         field.send_keys(MASTER_KEY)
-        self.driver.find_element(By.ID, "login-submit").click()
+        self.press(self.driver.find_element(By.ID, "login-submit"))
         self.visible("#classes")
         cookies = {cookie["name"]: cookie for cookie in self.driver.get_cookies()}
         session = cookies.get("parse_dashboard_session")
@@ -248,13 +253,13 @@ class Walk:
 
     def create_cat(self):
         self.driver.find_element(By.ID, "new-class-name").send_keys("Cat")
-        self.driver.find_element(By.ID, "new-class-submit").click()
+        self.press(self.driver.find_element(By.ID, "new-class-submit"))
         self.css('#rows[data-class-name="Cat"]')
         self.shot("cat-created")
         for name, kind in (("name", "String"), ("votes", "Number"), ("url", "String"), ("cc_by", "String")):
             self.driver.find_element(By.ID, "add-column-name").send_keys(name)
             Select(self.driver.find_element(By.ID, "add-column-type")).select_by_value(kind)
-            self.driver.find_element(By.ID, "add-column-submit").click()
+            self.press(self.driver.find_element(By.ID, "add-column-submit"))
             self.css('#rows th[data-field="%s"]' % name)
         status, schema = rest("GET", "/schemas/Cat")
         fields = schema.get("fields", {}) if isinstance(schema, dict) else {}
@@ -384,13 +389,13 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
     def permissions(self):
         self.go("#/core/Cat")
         self.css('#rows[data-class-name="Cat"] tbody tr')
-        self.driver.find_element(By.ID, "security").click()
+        self.press(self.driver.find_element(By.ID, "security"))
         box = self.visible("#clp-delete-public")
         if box.is_selected():
-            box.click()
+            self.press(box)
         self.driver.find_element(By.ID, "clp-delete-keys").send_keys("role:Moderators")
         self.shot("permissions-editor")
-        self.driver.find_element(By.ID, "clp-save").click()
+        self.press(self.driver.find_element(By.ID, "clp-save"))
         self.wait(lambda d: "Saved the permissions" in self.status_text(), message="permissions saved")
         status, schema = rest("GET", "/schemas/Cat")
         check(schema["classLevelPermissions"]["delete"] == {"role:Moderators": True},
@@ -399,7 +404,7 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         check(status == 400 and answer.get("code") == 119, "so a client may no longer delete a Cat")
 
     def export(self):
-        self.driver.find_element(By.ID, "export").click()
+        self.press(self.driver.find_element(By.ID, "export"))
         link = self.css("#export-link")
         check(link.get_attribute("download") == "Cat.json", "the export is offered as Cat.json")
         exported = self.driver.execute_async_script(
@@ -412,7 +417,7 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         for breed in ("tabby", "tabby", "siamese"):
             status, _ = rest("POST", "/events/CatViewed", {"dimensions": {"breed": breed}}, master=False)
             check(status == 200, "a custom event CatViewed (%s) is sent" % breed)
-        self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="analytics"]').click()
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="analytics"]'))
         deadline = time.time() + 30
         selector = '#requests-by-route tr[data-route="PUT /classes/:className/:objectId"][data-status="200"]'
         while time.time() < deadline:
@@ -462,10 +467,10 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
     def push(self):
         rest("POST", "/installations", {"deviceType": "android", "installationId": "dash-install-1", "channels": ["cats"],
                                         "deviceToken": "token-1", "pushType": "gcm"}, master=False)
-        self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="push"]').click()
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="push"]'))
         self.visible("#push-channels").send_keys("cats")
         self.driver.find_element(By.ID, "push-alert").send_keys("A new cat on the wall")
-        self.driver.find_element(By.ID, "push-send").click()
+        self.press(self.driver.find_element(By.ID, "push-send"))
         self.wait(lambda d: any("A new cat on the wall" in row.text for row in d.find_elements(By.CSS_SELECTOR, "#push-status tbody tr")),
                   message="the push in _PushStatus")
         check(True, "a push to the channel cats is sent and listed from _PushStatus")
@@ -485,7 +490,7 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         self.go("#/core")
         self.css('#classes a[data-class-name="BigCat"]')
         started = time.time()
-        self.driver.find_element(By.CSS_SELECTOR, '#classes a[data-class-name="BigCat"]').click()
+        self.press(self.driver.find_element(By.CSS_SELECTOR, '#classes a[data-class-name="BigCat"]'))
         table = self.css('#rows[data-class-name="BigCat"][data-loaded-ms]', timeout=60)
         wall = time.time() - started
         rows = len(self.column_texts("name"))
@@ -501,7 +506,7 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         remove_class("BigCat")
 
     def log_out(self):
-        self.driver.find_element(By.ID, "logout").click()
+        self.press(self.driver.find_element(By.ID, "logout"))
         self.visible("#login-master-key")
         self.driver.get(DASHBOARD)
         self.visible("#login-master-key")
