@@ -69,7 +69,7 @@ let package = Package(
         // `GET /metrics` over Shared/HTTPServer: the gateway's page and the backend services' metrics port.
         .target(name: "MetricsHTTP", dependencies: ["Metrics", "HTTPServer", "Runtime"], path: "Shared/MetricsHTTP"),
         .target(name: "ServiceKit", dependencies: ["Messaging", "Storage", "Contracts", "ParseWire", "Runtime", "Metrics",
-                                                   "MetricsHTTP"],
+                                                   "MetricsHTTP", "Query"],
                 path: "Shared/ServiceKit"),
 
         .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime", "Metrics",

@@ -22,15 +22,18 @@ public struct RESTRequest: Codable, Sendable, Equatable {
     /// Set on a write the client named with `X-Parse-Request-Id` (within `PARSE_SERVER_IDEMPOTENCY_PATHS`): the
     /// service applies it once per request id and answers a retry with the first answer.
     public var idempotent: Bool?
+    /// Set on the inner query of a subquery that another service sends to this class's owner
+    /// (`ForeignSubqueries`): how deep it is nested, so nesting across services stays bounded.
+    public var subqueryDepth: Int?
 
     // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
     private enum CodingKeys: String, CodingKey {
-        case body, context, headers, idempotent, ip, method, path, query, serverURL
+        case body, context, headers, idempotent, ip, method, path, query, serverURL, subqueryDepth
     }
 
     public init(method: String, path: String, query: [String: String], body: String?, serverURL: String,
                 headers: [String: String]? = nil, ip: String? = nil, context: JSONValue? = nil,
-                idempotent: Bool? = nil) {
+                idempotent: Bool? = nil, subqueryDepth: Int? = nil) {
         self.method = method
         self.path = path
         self.query = query
@@ -40,6 +43,7 @@ public struct RESTRequest: Codable, Sendable, Equatable {
         self.headers = headers
         self.ip = ip
         self.context = context
+        self.subqueryDepth = subqueryDepth
     }
 }
 

@@ -129,7 +129,9 @@ extension WhereTranslator {
         return "\(column.sql) \(sqlOp) \(bound)"
     }
 
-    private func membership(_ value: JSONValue, _ column: QueryColumn, name: String) throws(ParseError) -> String {
+    /// `$in`: the column holds one of `value`'s items (an Array column, any of them). Public for the subqueries a
+    /// service answers with the values another service found (ServiceKit's `ForeignSubqueries`).
+    public func membership(_ value: JSONValue, _ column: QueryColumn, name: String) throws(ParseError) -> String {
         guard let items = value.arrayValue else { throw ParseError(.invalidJSON, "bad \(name) value") }
         // Still names the column: a path or key it binds must appear in the statement for its type to be known.
         if items.isEmpty { return "(\(column.sql) IS NULL AND FALSE)" }

@@ -1,4 +1,5 @@
 import Contracts
+import Messaging
 import Foundation
 import ParseWire
 import Runtime
@@ -19,8 +20,11 @@ struct AuthRequest: Sendable {
     /// Cloud Code's triggers (nil where none run) and what they are given about the request.
     var cloud: CloudTriggers?
     let triggerRequest: TriggerRequestInfo
+    /// Where this caller's subqueries go, to the owner of each inner class; nil where no bus is at hand.
+    var foreign: ForeignSubqueries?
 
-    init(_ command: Command<RESTRequest>, logger: Logger = Logger(service: "auth"), cloud: CloudTriggers? = nil) {
+    init(_ command: Command<RESTRequest>, logger: Logger = Logger(service: "auth"), cloud: CloudTriggers? = nil,
+         calls: RPCClient? = nil, requestTimeout: Duration = .seconds(10)) {
         method = command.payload.method.uppercased()
         segments = command.payload.path.split(separator: "/").map(String.init)
         query = command.payload.query
@@ -31,6 +35,10 @@ struct AuthRequest: Sendable {
         self.logger = logger
         self.cloud = cloud
         triggerRequest = TriggerRequestInfo(command.payload)
+        foreign = calls.map {
+            ForeignSubqueries(calls: $0, identity: command.identity, requestId: command.requestId,
+                              depth: command.payload.subqueryDepth ?? 0, timeout: requestTimeout)
+        }
     }
 
     /// The triggers registered for `className`; empty without Cloud Code, and a look-up in memory with it.

@@ -48,7 +48,8 @@ public enum AuthService: BuildableService {
             try await cloud.withCurrentRegistrations {
                 try await once.handle(command) {
                     do {
-                        return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud))
+                        return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud, calls: bus,
+                                                                   requestTimeout: configuration.service.requestTimeout))
                     } catch let error as PostgresError where !error.isConnectionFailure {
                         // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
                         guard let answer = error.queryError else { throw error }

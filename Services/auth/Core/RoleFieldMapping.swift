@@ -1,9 +1,12 @@
 import ParseWire
 import Query
+import ServiceKit
 
 /// `_Role` fields over the `roles` table. The `users` and `roles` relations read as arrays of pointers built
 /// from their join tables, so `{"users": <pointer>}` finds the roles a user is directly in, as in parse-server.
-struct RoleFieldMapping: FieldMapping {
+struct RoleFieldMapping: ForeignSubqueryMapping {
+    var foreign: ForeignSubqueries? = nil
+
     func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
         switch name {
         case "objectId": return QueryColumn(sql: "\(alias).id", type: FieldType(.string))

@@ -98,7 +98,7 @@ struct RoleHandler: Sendable {
 
     func query(_ request: AuthRequest) async throws -> RESTResponse {
         let groups = request.groups
-        let query = TableQuery(table: "roles", columns: RoleRecord.columns, mapping: RoleFieldMapping(),
+        let query = TableQuery(table: "roles", columns: RoleRecord.columns, mapping: RoleFieldMapping(foreign: request.foreign),
                                options: try TableQuery.options(request))
         let (rows, count) = try await query.run(on: pool) { translator in
             groups.readConditions(aclColumn: "t0.acl", sql: &translator.parameters)

@@ -1,9 +1,12 @@
 import ParseWire
 import Query
+import ServiceKit
 
 /// `_Session` fields over the `sessions` table. Tokens are stored only as digests: `sessionToken` is queryable
 /// by equality alone (see `SessionHandler`), never compared or sorted otherwise.
-struct SessionFieldMapping: FieldMapping {
+struct SessionFieldMapping: ForeignSubqueryMapping {
+    var foreign: ForeignSubqueries? = nil
+
     func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
         switch name {
         case "objectId": return QueryColumn(sql: "\(alias).id", type: FieldType(.string))

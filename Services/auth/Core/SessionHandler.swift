@@ -41,7 +41,7 @@ struct SessionHandler: Sendable {
             }
             tokenDigest = SessionTokenDigest.digest(of: token)
         }
-        let query = TableQuery(table: "sessions", columns: SessionStore.SessionRecord.columns, mapping: SessionFieldMapping(),
+        let query = TableQuery(table: "sessions", columns: SessionStore.SessionRecord.columns, mapping: SessionFieldMapping(foreign: request.foreign),
                                options: options)
         let (rows, count) = try await query.run(on: pool) { translator in
             var conditions: [String] = []

@@ -1,11 +1,14 @@
 import ParseWire
 import Query
+import ServiceKit
+import Storage
 
 /// `_User` fields over the `users` table: fixed columns for the fields auth manages, the `fields` document for
 /// custom ones. Secrets are never queryable, and `email` only with the master key (parse-server's default
 /// `protectedFields`), so a query cannot probe what the answer would hide.
-struct UserFieldMapping: FieldMapping {
+struct UserFieldMapping: ForeignSubqueryMapping {
     let isMaster: Bool
+    var foreign: ForeignSubqueries? = nil
 
     func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
         switch name {
@@ -24,9 +27,16 @@ struct UserFieldMapping: FieldMapping {
         }
     }
 
-    /// The members of a role: `{"$relatedTo":{"object":<_Role pointer>,"key":"users"}}`.
+    /// The members of a role: `{"$relatedTo":{"object":<_Role pointer>,"key":"users"}}`; of a relation an object of
+    /// posts' holds (a `Post`'s likers), as posts reads them from its join table.
     func relatedTo(owner: String, ownerId: String, key: String, alias: String, translator: WhereTranslator) async throws -> String {
-        guard owner == "_Role", key == "users" else { throw ParseError(.invalidQuery, "improper usage of $relatedTo") }
-        return "\(alias).id IN (SELECT user_id FROM role_users WHERE role_id = \(translator.bind(ownerId)))"
+        if owner == "_Role" && key == "users" {
+            return "\(alias).id IN (SELECT user_id FROM role_users WHERE role_id = \(translator.bind(ownerId)))"
+        }
+        guard let foreign, ForeignSubqueries.owner(of: owner) == .posts else {
+            throw ParseError(.invalidQuery, "improper usage of $relatedTo")
+        }
+        let members = try await foreign.relationMembers(className: owner, objectId: ownerId, key: key)
+        return "\(alias).id = ANY(\(translator.bind(PostgresArray.literal(members)))::text[])"
     }
 }

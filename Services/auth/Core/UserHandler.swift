@@ -175,7 +175,7 @@ struct UserHandler: Sendable {
     /// as in parse-server, so `keys` cannot bring one out either.
     func find(_ request: AuthRequest) async throws -> RESTResponse {
         let groups = request.groups
-        let query = TableQuery(table: "users", columns: UserRecord.columns, mapping: UserFieldMapping(isMaster: groups.isMaster),
+        let query = TableQuery(table: "users", columns: UserRecord.columns, mapping: UserFieldMapping(isMaster: groups.isMaster, foreign: request.foreign),
                                options: try TableQuery.options(request))
         let (rows, count) = try await query.run(on: pool) { translator in
             groups.readConditions(aclColumn: "t0.acl", sql: &translator.parameters)

@@ -1,6 +1,7 @@
 import Contracts
 import ParseWire
 import Query
+import ServiceKit
 import Storage
 
 /// The fields of a class posts stores: one typed column per schema field in `classes."<name>"`, relations in
@@ -9,6 +10,9 @@ struct ClassFieldMapping: FieldMapping {
     let schema: ClassSchema
     let identity: Identity
     let loadSchema: (String) async throws -> ClassSchema?
+    /// Subqueries over classes auth owns (`_User`, `_Role`, `_Session`), asked of auth; nil where no bus is at hand
+    /// (tests, tools), which then answer them as over a class that does not exist here.
+    var foreign: ForeignSubqueries? = nil
 
     func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
         guard let type = schema.type(of: name) else { return nil }
@@ -37,6 +41,10 @@ struct ClassFieldMapping: FieldMapping {
     }
 
     func subquery(_ op: String, _ operand: JSONValue, _ column: QueryColumn, translator: WhereTranslator) async throws -> String {
+        let inner = (op == "$select" || op == "$dontSelect" ? operand["query"]?["className"] : operand["className"])?.stringValue
+        if let inner, let foreign, ForeignSubqueries.owner(of: inner) != .posts {
+            return try await foreign.condition(op, operand, column, translator: translator)
+        }
         switch op {
         case "$select", "$dontSelect": return try await select(operand, column, name: op, translator)
         default: return try await inQuery(operand, column, name: op, translator)
@@ -60,7 +68,7 @@ struct ClassFieldMapping: FieldMapping {
         guard let schema = try await loadSchema(className) else { return nil }
         // A subquery reads the other class: its `find` permission applies as to a query of its own.
         try ClassPermissions.check("find", schema: schema, identity: identity)
-        let mapping = ClassFieldMapping(schema: schema, identity: identity, loadSchema: loadSchema)
+        let mapping = ClassFieldMapping(schema: schema, identity: identity, loadSchema: loadSchema, foreign: foreign)
         let alias = translator.newAlias()
         var condition = try await translator.translate(clause, mapping, alias: alias, topLevel: false)
         if let filter = mapping.readFilter(alias: alias, translator: translator) { condition += " AND " + filter }

@@ -160,9 +160,10 @@ struct ObjectReader {
     /// The SQL of a find, with unreadable rows filtered out and the class's fingerprint in every row; exposed
     /// so tests can EXPLAIN it.
     func prepareFind(_ schema: ClassSchema, options: QueryOptions) async throws -> FindStatement {
-        let mapping = ClassFieldMapping(schema: schema, identity: context.identity) { [connection] name in
+        var mapping = ClassFieldMapping(schema: schema, identity: context.identity) { [connection] name in
             try await SchemaStore.load(name, on: connection)
         }
+        mapping.foreign = context.foreignSubqueries
         let translator = WhereTranslator()
         var condition = try await translator.translate(options.whereClause, mapping, alias: "t0")
         if let filter = mapping.readFilter(alias: "t0", translator: translator) { condition += " AND " + filter }

@@ -51,6 +51,9 @@ public enum PostsService: BuildableService {
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let posts = configuration.posts
         CacheGenerations.register(&handlers.router, pool: pool)
+        handlers.router.register(RelationMembers.type, RelationMembers.self) { command, _ in
+            try await pool.withConnection { try await RelationMembersHandler.members(command.payload, on: $0, schemas: schemas) }
+        }
         handlers.router.register(RESTRequest.type, RESTRequest.self) { command, logger in
             // A named batch is applied once item by item (or, in a transaction, as one write) by its handler.
             let namedBatch = command.payload.path == "batch" && command.payload.idempotent == true
@@ -58,7 +61,11 @@ public enum PostsService: BuildableService {
                                          configuration: posts, requestId: command.requestId,
                                          users: users, cloud: cloud,
                                          triggerRequest: TriggerRequestInfo(command.payload), schemas: schemas,
-                                         once: namedBatch ? once : nil)
+                                         once: namedBatch ? once : nil,
+                                         foreignSubqueries: ForeignSubqueries(
+                                             calls: bus, identity: command.identity, requestId: command.requestId,
+                                             depth: command.payload.subqueryDepth ?? 0,
+                                             timeout: configuration.service.requestTimeout))
             let handler = PostsHandler(context: context)
             // Connections are borrowed step by step, so none is held while Cloud Code runs a trigger.
             return try await cloud.withCurrentRegistrations {
