@@ -6,16 +6,22 @@ import ParseWire
 /// cut from the objects it receives, as parse-server's `DatabaseController.addProtectedFields` computes them.
 struct ClassRules: Sendable {
     let permissions: [String: JSONValue]
+    /// posts' name for these permissions (`PermissionsVersion`): an event that names others was judged against a
+    /// change this copy has not seen.
+    let version: String
 
     /// Everything allowed, nothing protected: a class without a schema yet.
     static let open = ClassRules(permissions: [:])
     /// Nothing allowed without the master key: the class's permissions could not be read.
     static let closed = ClassRules(permissions: ["find": .object([:]), "get": .object([:])])
 
-    init(permissions: [String: JSONValue]) { self.permissions = permissions }
+    init(permissions: [String: JSONValue]) {
+        self.permissions = permissions
+        version = PermissionsVersion.of(.object(permissions))
+    }
 
     init(schema: [String: JSONValue]) {
-        permissions = schema["classLevelPermissions"]?.objectValue ?? [:]
+        self.init(permissions: schema["classLevelPermissions"]?.objectValue ?? [:])
     }
 
     /// The groups a reader belongs to: `*`, its user id and its roles.

@@ -3,8 +3,10 @@ import ParseWire
 
 /// The events `live` consumes, read from their CloudEvents JSON and routing keys.
 enum LiveEvent: Sendable {
-    /// `object.created|updated|deleted.<Class>` from posts.
-    case object(kind: String, className: String, objectId: String, object: [String: JSONValue]?, original: [String: JSONValue]?)
+    /// `object.created|updated|deleted.<Class>` from posts, with the version of the class's permissions it was
+    /// written under (`PermissionsVersion`).
+    case object(kind: String, className: String, objectId: String, object: [String: JSONValue]?, original: [String: JSONValue]?,
+                permissionsVersion: String?)
     /// `vote.cast|retracted.<Class>` from votes: a counter moved to `total`.
     case vote(className: String, objectId: String, field: String, amount: Double, total: Double, time: String?)
     /// `session.revoked` from auth.
@@ -22,7 +24,7 @@ enum LiveEvent: Sendable {
             guard parts.count == 3, ["created", "updated", "deleted"].contains(parts[1]),
                   let className = data["className"]?.stringValue, let objectId = data["objectId"]?.stringValue else { return nil }
             self = .object(kind: parts[1], className: className, objectId: objectId, object: data["object"]?.objectValue,
-                           original: data["original"]?.objectValue)
+                           original: data["original"]?.objectValue, permissionsVersion: data["permissionsVersion"]?.stringValue)
         case "vote":
             guard let className = data["className"]?.stringValue, let objectId = data["objectId"]?.stringValue,
                   let field = data["field"]?.stringValue, let total = data["total"]?.numberValue,

@@ -6,30 +6,38 @@ extension LiveQueryHub {
         switch event {
         case .sessionRevoked(let userId): revoke(userId: userId)
         case .roleChanged: refreshRoles()
-        case .object(let kind, let className, let objectId, let object, let original):
+        case .object(let kind, let className, let objectId, let object, let original, let version):
             let key = ObjectCache.key(className, objectId)
             guard byClass[className] != nil else {
                 objects[key] = nil
                 return
             }
-            if kind == "deleted" {
-                objects[key] = nil
-                if let object { deliver(className, current: object, original: nil, deleted: true) }
-            } else if let object {
-                objects[key] = object
-                deliver(className, current: object, original: kind == "created" ? nil : original, deleted: false)
+            withRules(className, version: version) { [self] rules in
+                if kind == "deleted" {
+                    objects[key] = nil
+                    if let object { deliver(className, current: object, original: nil, deleted: true, rules: rules) }
+                } else if let object {
+                    objects[key] = object
+                    deliver(className, current: object, original: kind == "created" ? nil : original, deleted: false,
+                            rules: rules)
+                }
             }
-        case .vote(let className, let objectId, _, _, _, _):
+        case .vote(let className, _, _, _, _, _):
             guard byClass[className] != nil else { return }
-            let key = ObjectCache.key(className, objectId)
-            if fetching[key] != nil {
-                fetching[key]?.append(event)
-            } else if objects[key] != nil {
-                applyVote(event)
-            } else {
-                fetching[key] = [event]
-                fetch(className, objectId)
-            }
+            withRules(className) { [self] _ in handleVote(event) }
+        }
+    }
+
+    private func handleVote(_ event: LiveEvent) {
+        guard case .vote(let className, let objectId, _, _, _, _) = event else { return }
+        let key = ObjectCache.key(className, objectId)
+        if fetching[key] != nil {
+            fetching[key]?.append(event)
+        } else if objects[key] != nil {
+            applyVote(event)
+        } else {
+            fetching[key] = [event]
+            fetch(className, objectId)
         }
     }
 
@@ -63,18 +71,19 @@ extension LiveQueryHub {
         current[field] = .number(total)
         if let time { current["updatedAt"] = .string(time) }
         objects[key] = current
-        deliver(className, current: current, original: original, deleted: false)
+        // The rules were read for this class before the vote was handled (`withRules`); none known means that read failed.
+        deliver(className, current: current, original: original, deleted: false, rules: rules[className]?.rules ?? .closed)
     }
 
     /// Sends the event to every subscription of the class it concerns, as parse-server decides its type: matched
     /// and readable before and after is `update`, only before `leave`, only after `enter` (`create` when new).
-    func deliver(_ className: String, current: [String: JSONValue], original: [String: JSONValue]?, deleted: Bool) {
+    func deliver(_ className: String, current: [String: JSONValue], original: [String: JSONValue]?, deleted: Bool,
+                 rules: ClassRules) {
         guard let subscriptions = byClass[className] else { return }
         var current = current, original = original
         current["className"] = .string(className)
         original?["className"] = .string(className)
         var encoded = EncodedObjects(current: current, original: original)
-        let rules = currentRules(className)
         for subscription in subscriptions.values {
             let client = subscription.client
             let identity = sessions.current(subscription.sessionToken)

@@ -22,7 +22,9 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     var objects = ObjectCache(capacity: 50_000)
     var fetching: [String: [LiveEvent]] = [:]
     var rules: [String: (rules: ClassRules, loaded: ContinuousClock.Instant)] = [:]
-    var waitingForRules: [String: [(ClassRules) -> Void]] = [:]
+    var waitingForRules: [String: [RulesWaiter]] = [:]
+    /// Orders the waits for permissions and their reads (`RulesWaiter.queuedAt`).
+    var rulesClock: UInt64 = 0
     /// The hub's thread: every piece of state above is touched on it alone.
     private let queue = DispatchQueue(label: "live-hub")
     /// Frames made by the piece of work under way, sent when it ends.

@@ -1,3 +1,4 @@
+import Contracts
 import ParseWire
 import Query
 import Storage
@@ -27,6 +28,11 @@ public struct ClassSchema: Sendable {
     ]
 
     public func type(of field: String) -> FieldType? { Self.systemFields[field] ?? fields[field] }
+
+    /// The version of the permissions `/schemas` shows for the class (`PermissionsVersion`).
+    var permissionsVersion: String {
+        PermissionsVersion.of(.object(classLevelPermissions ?? Self.defaultPermissions))
+    }
 
     static let defaultPermissions: [String: JSONValue] = {
         var permissions: [String: JSONValue] = [:]

@@ -132,7 +132,8 @@ struct InstallationRules {
             "DELETE FROM \(Names.table(Self.className)) WHERE \(condition) RETURNING \"objectId\"", values)
         for row in result.rows {
             guard let id = row["objectId"] else { continue }
-            try await ObjectEvents.add(.deleted, className: Self.className, objectId: id, object: nil, on: connection)
+            try await ObjectEvents.add(.deleted, className: Self.className, objectId: id, object: nil, schema: nil,
+                                       on: connection)
         }
     }
 }

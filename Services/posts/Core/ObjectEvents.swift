@@ -11,11 +11,14 @@ import Runtime
 enum ObjectEvents {
     enum Kind: String { case created, updated, deleted }
 
+    /// `schema`: the class as the change's transaction read it, whose permissions' version the event carries
+    /// (`PermissionsVersion`).
     static func add(_ kind: Kind, className: String, objectId: String, object: [String: JSONValue]?,
-                    original: [String: JSONValue]? = nil, on connection: PostgresConnection) async throws {
+                    original: [String: JSONValue]? = nil, schema: ClassSchema?, on connection: PostgresConnection) async throws {
         var data: [String: JSONValue] = ["className": .string(className), "objectId": .string(objectId)]
         if let object { data["object"] = .object(object) }
         if let original { data["original"] = .object(original) }
+        if let schema { data["permissionsVersion"] = .string(schema.permissionsVersion) }
         let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "object.\(kind.rawValue).v1",
                                time: ParseDate.string(from: Date()), subject: "\(className)/\(objectId)",
                                data: JSONValue.object(data))

@@ -50,7 +50,8 @@ struct ObjectWriter {
         }
         try await applyRelations(plan, className: className, objectId: objectId)
         let stored = inserted.first.map { context.codec.object($0, schema) } ?? [:]
-        try await ObjectEvents.add(.created, className: className, objectId: objectId, object: stored, on: connection)
+        try await ObjectEvents.add(.created, className: className, objectId: objectId, object: stored, schema: schema,
+                                   on: connection)
         try await context.triggers(of: className)?.after(.afterSave, object: stored, on: connection)
         var response = echoed
         response["objectId"] = .string(objectId)
@@ -114,7 +115,7 @@ struct ObjectWriter {
         let stored = context.codec.object(row, schema)
         let original = before.first.map { context.codec.object($0, schema) }
         try await ObjectEvents.add(.updated, className: className, objectId: objectId, object: stored,
-                                   original: original, on: connection)
+                                   original: original, schema: schema, on: connection)
         try await context.triggers(of: className)?.after(.afterSave, object: stored, original: original, on: connection)
 
         var response: [String: JSONValue] = ["updatedAt": .string(ParseDate.string(from: updatedAt))]
@@ -146,7 +147,8 @@ struct ObjectWriter {
                 "DELETE FROM \(Names.joinTable(field: name, className: className)) WHERE \"owningId\" = $1", [objectId])
         }
         let deleted = context.codec.object(row, schema)
-        try await ObjectEvents.add(.deleted, className: className, objectId: objectId, object: deleted, on: connection)
+        try await ObjectEvents.add(.deleted, className: className, objectId: objectId, object: deleted, schema: schema,
+                                   on: connection)
         try await context.triggers(of: className)?.after(.afterDelete, object: deleted, on: connection)
     }
 
