@@ -22,7 +22,9 @@ enum CommandDeadline {
     /// The deadline to handle a command by, or nil when its caller sent none.
     static func forHandling(_ headers: [String: String]) -> Deadline? {
         let now = Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        let untilDeadline = headers[deadlineHeader].flatMap { Int($0) }.map { $0 - now }
+        // A header from elsewhere may hold any number: the subtraction must not overflow.
+        let untilDeadline = headers[deadlineHeader].flatMap { Int($0) }.map { $0.subtractingReportingOverflow(now) }
+            .map { $0.overflow ? Int.min : $0.partialValue }
         let timeout = headers[timeoutHeader].flatMap { Int($0) }
         let bounds = [untilDeadline, timeout].compactMap { $0 }
         guard let left = bounds.min() else { return nil }

@@ -189,7 +189,7 @@ public final class CommandServer: Sendable {
     /// pause, `maxAttempts` times in all; then to `<queue>.dead`, for an operator.
     private func retryLater(_ delivery: Delivery, error: any Error, log: Logger, metrics: CommandSeries,
                             started: ContinuousClock.Instant) async {
-        let attempts = (Int(delivery.headers[Self.attemptsHeader] ?? "") ?? 0) + 1
+        let attempts = DeliveryAttempts.current(delivery.headers, key: Self.attemptsHeader, limit: options.maxAttempts)
         guard attempts < options.maxAttempts else {
             log.error("command failed too often; dead-lettered", ["attempts": String(attempts), "error": "\(error)"])
             metrics.count(.deadLetter, since: started)

@@ -17,7 +17,7 @@ public struct Deadline: Sendable, Comparable, CustomStringConvertible {
     public static func after(_ duration: Duration) -> Deadline {
         let now = DispatchTime.now().uptimeNanoseconds
         let nanoseconds = duration.totalNanoseconds
-        if nanoseconds <= 0 { return Deadline(uptimeNanoseconds: now - min(now, UInt64(-nanoseconds))) }
+        if nanoseconds <= 0 { return Deadline(uptimeNanoseconds: now - min(now, nanoseconds.magnitude)) }
         let (sum, overflow) = now.addingReportingOverflow(UInt64(nanoseconds))
         return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }

@@ -66,7 +66,7 @@ public final class AfterTriggerDispatcher: Sendable {
                                      timeout: callTimeout)
             connection.ack(delivery)
         } catch {
-            let attempts = (Int(delivery.headers[attemptsHeader] ?? "") ?? 0) + 1
+            let attempts = DeliveryAttempts.current(delivery.headers, key: attemptsHeader, limit: maxAttempts)
             guard attempts < maxAttempts else {
                 log.error("after trigger failed too often; dead-lettered",
                           ["trigger": label, "attempts": String(attempts), "error": "\(error)"])
