@@ -53,11 +53,14 @@ enum ExampleCloudCode {
         }
         cloud.define("instance") { _ in .string(instance) }
         cloud.define("refuse") { request in
-            let code = request.params["code"]?.numberValue.map { Int($0) } ?? 141
+            // The caller's number: only a whole one an `Int` holds is a code.
+            let code = request.params["code"]?.numberValue.flatMap { Int(exactly: $0) } ?? 141
             throw CloudError(request.params["message"]?.stringValue ?? "refused", code: code)
         }
         cloud.define("sleep") { request in
-            let milliseconds = request.params["ms"]?.numberValue ?? 0
+            // At most a minute, whatever the caller asked (a double may hold more than an `Int`).
+            let asked = request.params["ms"]?.numberValue ?? 0
+            let milliseconds = asked.isFinite ? min(max(asked, 0), 60_000) : 0
             try await Task.sleep(for: .milliseconds(Int(milliseconds)))
             return .string("slept")
         }

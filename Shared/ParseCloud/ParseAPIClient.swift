@@ -46,7 +46,7 @@ public struct ParseAPIClient: Sendable {
         }
         let answer = JSONValue.parse(bytes) ?? .null
         guard (200..<300).contains(status) else {
-            let code = answer["code"]?.numberValue.map { Int($0) } ?? (status >= 500 ? 1 : 141)
+            let code = answer["code"]?.numberValue.flatMap { Int(exactly: $0) } ?? (status >= 500 ? 1 : 141)
             throw CloudError(answer["error"]?.stringValue ?? "HTTP \(status)", code: code)
         }
         return answer

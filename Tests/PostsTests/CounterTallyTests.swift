@@ -54,4 +54,19 @@ import Testing
         #expect(tally.outcomes.map(\.sequence) == [1, 2, 3])
         #expect(tally.likesAdded.isEmpty)
     }
+
+    @Test func aBallotThatWouldTakeTheCounterBeyondADoubleIsRefused() {
+        var tally = tally()
+        tally.decide(CounterBallots(className: "Photo", objectId: "p1", field: "likes", ballots: [
+            like("a", "u1", 1e308), like("b", "u1", 1e308), like("c", "u1", 1),
+            Ballot(ballotId: "d", kind: .set, value: -1e308, voter: Identity(userId: "u1")),
+        ]))
+        let outOfRange: ParseError? = ParseError(.incorrectType, "Number out of range.")
+        let errors: [ParseError?] = tally.outcomes.map(\.error)
+        #expect(errors == [nil, outOfRange, nil, outOfRange])
+        let totals: [Double?] = tally.outcomes.map(\.total)
+        let most: Double = 1e308
+        #expect(totals == [most, nil, most, nil])
+        #expect(tally.totals[.init(objectId: "p1", field: "likes")] == most)
+    }
 }

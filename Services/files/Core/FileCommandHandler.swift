@@ -66,7 +66,8 @@ struct FileCommandHandler: Sendable {
 
     func read(_ command: RawCommand) async throws -> RawMessage {
         guard let request = FileReadRequest(headers: command.headers) else { throw Self.malformed(command) }
-        guard request.length <= FileCommands.maxPartBytes else {
+        // The end of the range must be a number too: an offset near `Int.max` would overflow it.
+        guard request.length <= FileCommands.maxPartBytes, request.offset <= Int.max - request.length else {
             throw ParseError(.invalidQuery, "Invalid byte range.")
         }
         guard let bytes = try await store.read(request.name, offset: request.offset, length: request.length) else {

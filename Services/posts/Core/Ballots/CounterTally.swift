@@ -62,6 +62,8 @@ struct CounterTally {
     var likesRemoved: [Like] { Array(likesBefore.subtracting(likes)) }
 
     static let notFound = ParseError(.objectNotFound, "Object not found.")
+    /// What posts answers when PostgreSQL finds a number out of range (`PostgresError.queryError`).
+    static let outOfRange = ParseError(.incorrectType, "Number out of range.")
 
     mutating func decide(_ group: CounterBallots) {
         let target = Target(objectId: group.objectId, field: group.field)
@@ -79,6 +81,13 @@ struct CounterTally {
                 outcomes.append(BallotResult(ballotId: ballot.ballotId, error: refusal))
                 continue
             }
+            let amount = ballot.kind == .increment ? ballot.value : ballot.value - running
+            guard amount.isFinite, (running + amount).isFinite else {
+                // A double holds no more: PostgreSQL refuses such a sum (22003) for an Increment through posts, and
+                // an infinite counter could be neither stored sensibly nor sent in an event.
+                outcomes.append(BallotResult(ballotId: ballot.ballotId, error: Self.outOfRange))
+                continue
+            }
             if group.oncePerUser, let voter = ballot.voter.userId {
                 let like = Like(target: target, voter: voter)
                 let counts = ballot.value > 0 ? likes.insert(like).inserted : likes.remove(like) != nil
@@ -91,7 +100,6 @@ struct CounterTally {
                 }
                 if ballot.value > 0 { likedBy[like] = ballot.ballotId }
             }
-            let amount = ballot.kind == .increment ? ballot.value : ballot.value - running
             running += amount
             sequence += 1
             let outcome = BallotResult(ballotId: ballot.ballotId, amount: amount, total: running, sequence: sequence,
