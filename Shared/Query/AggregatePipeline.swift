@@ -100,7 +100,12 @@ public struct AggregatePipeline {
         case "$skip":
             let count = try QueryOptions.integer(body, "$skip")
             if current.limit != nil { wrap() }
-            current.offset += count
+            // `$skip` stages in a row add up; many large ones would pass what an `Int` (and `OFFSET`) holds.
+            let (offset, overflow) = current.offset.addingReportingOverflow(count)
+            guard !overflow else {
+                throw ParseError(.invalidQuery, "Invalid value for $skip: the stages skip more rows than a query can.")
+            }
+            current.offset = offset
         case "$limit":
             let count = try QueryOptions.integer(body, "$limit")
             current.limit = min(current.limit ?? count, count)

@@ -100,4 +100,19 @@ struct HostileQueryPropertyTests {
             try RelativeTime.date(operand: .string("in 300000000 years"), op: "$gt")
         }
     }
+
+    /// `$skip` stages add up: enough of the largest accepted ones pass what an `Int` holds, and are refused.
+    @Test func manyLargeSkipStagesAreRefusedNotSummedPastAnInt() async throws {
+        var pipeline = AggregatePipeline(table: "t", columns: [])
+        var refusal: ParseError?
+        for _ in 0..<20_000 {
+            do {
+                try await pipeline.apply("$skip", .number(9e14), mapping: EveryType())
+            } catch let error as ParseError {
+                refusal = error
+                break
+            }
+        }
+        #expect(refusal?.code == .invalidQuery)
+    }
 }
