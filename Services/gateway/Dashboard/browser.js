@@ -51,17 +51,23 @@ export async function showBrowser(container, initialSchema, objectId) {
     state.schema = await api('GET', `schemas/${encodeURIComponent(className)}`);
   }
 
+  // Loads can overlap (Refresh, then a sort before its answer): only the latest one's rows are shown.
+  let latestLoad = 0;
+
   async function load() {
     const query = { limit: PAGE, skip: state.skip || undefined };
     if (state.order) query.order = state.order;
     if (Object.keys(state.where).length) query.where = state.where;
+    const thisLoad = ++latestLoad;
     const { results } = await api('GET', path, undefined, query);
+    if (thisLoad !== latestLoad) return;
     state.rows = results;
     render();
     if (!table.dataset.loadedMs) table.dataset.loadedMs = String(Math.round(performance.now() - started));
     const countQuery = { count: 1, limit: 0 };
     if (query.where) countQuery.where = query.where;
     api('GET', path, undefined, countQuery).then(({ count }) => {
+      if (thisLoad !== latestLoad) return;
       pager.textContent = count === 0 ? 'no rows' : `rows ${state.skip + 1}-${state.skip + results.length} of ${count}`;
       pager.dataset.count = count;
       const sidebarCount = document.querySelector(`#classes .count[data-class-name="${CSS.escape(className)}"]`);
