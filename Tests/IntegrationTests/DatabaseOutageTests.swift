@@ -2,15 +2,17 @@ import Foundation
 import Testing
 
 extension IntegrationSuite {
-    /// PostgreSQL stopped for 5 s under a steady trickle of creates and votes: every answer is a success or a 503
-    /// with `Retry-After` (the services retry a transient fault while the request's deadline allows, then say so),
-    /// every write a client saw acknowledged is stored once, and nothing is dead-lettered for the outage.
+    /// PostgreSQL stopped for 5 s under a steady trickle of creates and votes: every answer is a success, a 503
+    /// with `Retry-After` (the services retry a transient fault while the request's deadline allows, then say so)
+    /// or, for a write whose COMMIT met the stop, 504 with 124 "may have been applied"; every write a client saw
+    /// acknowledged (retried with its request id) is stored once, and nothing is dead-lettered for the outage.
     @Suite struct DatabaseOutage {
         /// One client's writes, each retried with its request id until it is acknowledged.
         actor Tally {
             var acknowledgedCreates: [Int: String] = [:]
             var acknowledgedVotes = 0
             var unavailable = 0
+            var outcomeUnknown = 0
             var unexpected: [String] = []
 
             func created(_ number: Int, id: String) { acknowledgedCreates[number] = id }
@@ -18,6 +20,8 @@ extension IntegrationSuite {
             func refused(_ reply: Reply) {
                 if reply.status == 503 && reply.header("Retry-After") != nil && reply.json?["code"] as? Int == 100 {
                     unavailable += 1
+                } else if reply.status == 504 && reply.json?["code"] as? Int == 124 {
+                    outcomeUnknown += 1
                 } else {
                     unexpected.append("\(reply.status) \(reply.header("Retry-After") ?? "-") \(reply.text)")
                 }
@@ -84,10 +88,10 @@ extension IntegrationSuite {
             }
 
             let unexpected = await tally.unexpected
-            #expect(unexpected.isEmpty, "answers other than success or 503 with Retry-After: \(unexpected.prefix(5))")
+            #expect(unexpected.isEmpty, "answers other than success, 503 with Retry-After or 124: \(unexpected.prefix(5))")
             let created = await tally.acknowledgedCreates
             let votes = await tally.acknowledgedVotes
-            print("database outage: \(created.count) creates and \(votes) votes acknowledged, \(await tally.unavailable) answers 503")
+            print("database outage: \(created.count) creates and \(votes) votes acknowledged, \(await tally.unavailable) answers 503, \(await tally.outcomeUnknown) answers 124")
             #expect(!created.isEmpty && votes > 0)
 
             // Every acknowledged create once, and no create stored that was never acknowledged twice.
