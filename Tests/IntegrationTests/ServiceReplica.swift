@@ -21,8 +21,10 @@ final class ServiceReplica {
             ?? FileManager.default.currentDirectoryPath + "/.stack/test"
     }
 
-    /// Starts the replica and waits until it consumes its commands.
-    static func start(_ name: String) async throws -> ServiceReplica {
+    /// Starts the replica and waits until its log says `readyLine` once more. `settings` replace the stack's (a
+    /// listening port, for a service that has one).
+    static func start(_ name: String, settings: [String: String] = [:],
+                      readyLine: String = "consuming commands") async throws -> ServiceReplica {
         let binDir = TestStack.environment["PARSE_TEST_BIN_DIR"] ?? FileManager.default.currentDirectoryPath + "/.build/debug"
         guard let database = TestStack.environment["PARSE_TEST_DATABASE_URL"],
               let slash = database.range(of: "/", options: .backwards) else {
@@ -32,10 +34,11 @@ final class ServiceReplica {
         environment["PARSE_AMQP_URL"] = TestStack.environment["PARSE_TEST_AMQP_URL"]
         environment["PARSE_DATABASE_URL"] = database[..<slash.lowerBound] + "/parse_\(name)"
         environment["PARSE_METRICS"] = "0"
+        environment.merge(settings) { $1 }
         let log = "\(folder)/logs/\(name)-replica.log"
         let command = "exec '\(binDir)/\(name)' >> '\(log)' 2>&1"
         func starts() -> Int {
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "consuming commands").count
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: readyLine).count
         }
         let before = starts()
         let pid = try Spawned.start(["/bin/sh", "-c", command], environment: environment)
@@ -57,8 +60,9 @@ final class ServiceReplica {
     }
 
     /// Runs `body` with a replica of `name` beside the stack's own process, and stops it afterwards.
-    static func with(_ name: String, _ body: () async throws -> Void) async throws {
-        let replica = try await start(name)
+    static func with(_ name: String, settings: [String: String] = [:], readyLine: String = "consuming commands",
+                     _ body: () async throws -> Void) async throws {
+        let replica = try await start(name, settings: settings, readyLine: readyLine)
         let outcome: Result<Void, any Error>
         do {
             try await body()
