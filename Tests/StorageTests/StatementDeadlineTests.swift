@@ -91,13 +91,14 @@ struct StatementDeadlineTests {
                 }
             }
         }
-        let late = waiter(600)
+        // Far apart, so that a busy machine's delays cannot swap the two.
+        let late = waiter(2_000)
         // The later deadline waits first: the earlier one that comes after must not wait for its sweep.
         try await Task.sleep(for: .milliseconds(50))
         let early = waiter(200), patient = waiter(30_000)
         let gaveUpEarly = try #require(await early.value), gaveUpLate = try #require(await late.value)
         #expect(gaveUpEarly >= .milliseconds(200) && gaveUpEarly < gaveUpLate)
-        #expect(gaveUpLate >= .milliseconds(600))
+        #expect(gaveUpLate >= .milliseconds(2_000))
         releasing.yield()
         try await holder.value
         #expect(await patient.value == nil)
