@@ -8,26 +8,13 @@ extension IntegrationSuite {
     @Suite struct FilesMemory {
         static let limitBytes = 150 * 1024 * 1024
 
-        /// The resident size of a stack process, read from /proc through the pid file the stack script keeps.
-        private static func residentBytes(_ service: String) -> Int? {
-            let environment = TestStack.environment
-            let folder = environment["PARSE_STACK_DIR"] ?? environment["PARSE_TEST_STACK_DIR"]
-                ?? FileManager.default.currentDirectoryPath + "/.stack/test"
-            guard let pidText = try? String(contentsOfFile: "\(folder)/run/\(service).pid", encoding: .utf8),
-                  let pid = Int(pidText.trimmingCharacters(in: .whitespacesAndNewlines)),
-                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-                  let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-            return kilobytes * 1024
-        }
-
         @Test func tenParallel20MBTransfersStayUnder150MBEach() async throws {
-            try #require(Self.residentBytes("gateway") != nil, "cannot read the gateway's resident size")
+            try #require(TestStack.residentBytes("gateway") != nil, "cannot read the gateway's resident size")
             let peaks = Mutex(["gateway": 0, "files": 0])
             let sampling = Task {
                 while !Task.isCancelled {
                     for service in ["gateway", "files"] {
-                        if let bytes = Self.residentBytes(service) { peaks.withLock { $0[service] = max($0[service]!, bytes) } }
+                        if let bytes = TestStack.residentBytes(service) { peaks.withLock { $0[service] = max($0[service]!, bytes) } }
                     }
                     try? await Task.sleep(for: .milliseconds(50))
                 }

@@ -11,25 +11,14 @@ extension IntegrationSuite {
         static let peakLimit = 400 << 20
         static let settledLimit = 100 << 20
 
-        static func residentBytes(_ service: String) -> Int? {
-            let folder = TestStack.environment["PARSE_STACK_DIR"] ?? TestStack.environment["PARSE_TEST_STACK_DIR"]
-                ?? FileManager.default.currentDirectoryPath + "/.stack/test"
-            guard let pidText = try? String(contentsOfFile: "\(folder)/run/\(service).pid", encoding: .utf8),
-                  let pid = Int(pidText.trimmingCharacters(in: .whitespacesAndNewlines)),
-                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-                  let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-            return kilobytes * 1024
-        }
-
         @Test func sixteenConcurrent19MBCreatesStayWithinTheBudget() async throws {
-            try #require(Self.residentBytes("posts") != nil, "cannot read posts' resident size")
+            try #require(TestStack.residentBytes("posts") != nil, "cannot read posts' resident size")
             let services = ["gateway", "posts"]
             let peaks = Mutex(Dictionary(uniqueKeysWithValues: services.map { ($0, 0) }))
             let sampling = Task {
                 while !Task.isCancelled {
                     for service in services {
-                        if let bytes = Self.residentBytes(service) { peaks.withLock { $0[service] = max($0[service]!, bytes) } }
+                        if let bytes = TestStack.residentBytes(service) { peaks.withLock { $0[service] = max($0[service]!, bytes) } }
                     }
                     try? await Task.sleep(for: .milliseconds(50))
                 }
@@ -61,7 +50,7 @@ extension IntegrationSuite {
             // Settled: under the limit within 10 s.
             var settled: [String: Int] = [:]
             for _ in 0..<100 {
-                settled = Dictionary(uniqueKeysWithValues: services.map { ($0, Self.residentBytes($0) ?? .max) })
+                settled = Dictionary(uniqueKeysWithValues: services.map { ($0, TestStack.residentBytes($0) ?? .max) })
                 if settled.values.allSatisfy({ $0 < Self.settledLimit }) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }

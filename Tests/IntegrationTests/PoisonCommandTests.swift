@@ -11,8 +11,7 @@ extension IntegrationSuite {
     /// journal when the broker delivers it again, dead-letters it without running it, answers its caller with
     /// code 1, and stays up.
     @Suite struct PoisonCommand {
-        static let folder = TestStack.environment["PARSE_STACK_DIR"] ?? TestStack.environment["PARSE_TEST_STACK_DIR"]
-            ?? FileManager.default.currentDirectoryPath + "/.stack/test"
+        static let folder = TestStack.folder
 
         static func crashes() throws -> Int {
             let log = try String(contentsOfFile: "\(folder)/logs/posts.log", encoding: .utf8)

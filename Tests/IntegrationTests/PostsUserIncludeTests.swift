@@ -24,10 +24,7 @@ extension IntegrationSuite {
 
         /// The auth service logs one line per `users.lookup.v1` it answers, with the request's id.
         private static func lookups(of requestId: String) throws -> Int {
-            let environment = TestStack.environment
-            let folder = environment["PARSE_STACK_DIR"] ?? environment["PARSE_TEST_STACK_DIR"]
-                ?? FileManager.default.currentDirectoryPath + "/.stack/test"
-            let log = try String(contentsOfFile: "\(folder)/logs/auth.log", encoding: .utf8)
+            let log = try String(contentsOfFile: "\(TestStack.folder)/logs/auth.log", encoding: .utf8)
             return log.split(separator: "\n").filter {
                 $0.contains(#""msg":"users looked up""#) && $0.contains(#""request.id":"\#(requestId)""#)
             }.count

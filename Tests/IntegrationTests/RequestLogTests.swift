@@ -6,9 +6,7 @@ extension IntegrationSuite {
     /// line with that id and the command type (the test stack logs at debug, where each request is logged).
     @Suite struct RequestLogs {
         private static func lines(_ process: String, containing requestId: String) throws -> [[String: String]] {
-            let folder = TestStack.environment["PARSE_STACK_DIR"] ?? TestStack.environment["PARSE_TEST_STACK_DIR"]
-                ?? FileManager.default.currentDirectoryPath + "/.stack/test"
-            let log = try String(contentsOfFile: "\(folder)/logs/\(process).log", encoding: .utf8)
+            let log = try String(contentsOfFile: "\(TestStack.folder)/logs/\(process).log", encoding: .utf8)
             return log.split(separator: "\n").filter { $0.contains(requestId) }.compactMap { line in
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: String]
             }

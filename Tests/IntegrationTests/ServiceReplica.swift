@@ -16,11 +16,6 @@ final class ServiceReplica {
         self.pid = pid
     }
 
-    static var folder: String {
-        TestStack.environment["PARSE_STACK_DIR"] ?? TestStack.environment["PARSE_TEST_STACK_DIR"]
-            ?? FileManager.default.currentDirectoryPath + "/.stack/test"
-    }
-
     /// Starts the replica and waits until its log says `readyLine` once more. `settings` replace the stack's (a
     /// listening port, for a service that has one).
     static func start(_ name: String, settings: [String: String] = [:],
@@ -35,7 +30,7 @@ final class ServiceReplica {
         environment["PARSE_DATABASE_URL"] = database[..<slash.lowerBound] + "/parse_\(name)"
         environment["PARSE_METRICS"] = "0"
         environment.merge(settings) { $1 }
-        let log = "\(folder)/logs/\(name)-replica.log"
+        let log = "\(TestStack.folder)/logs/\(name)-replica.log"
         let command = "exec '\(binDir)/\(name)' >> '\(log)' 2>&1"
         func starts() -> Int {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: readyLine).count
@@ -63,15 +58,7 @@ final class ServiceReplica {
     static func with(_ name: String, settings: [String: String] = [:], readyLine: String = "consuming commands",
                      _ body: () async throws -> Void) async throws {
         let replica = try await start(name, settings: settings, readyLine: readyLine)
-        let outcome: Result<Void, any Error>
-        do {
-            try await body()
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        await replica.stop()
-        try outcome.get()
+        try await TestStack.run(body, thenAlways: { await replica.stop() })
     }
 
     struct StackError: Error, CustomStringConvertible {

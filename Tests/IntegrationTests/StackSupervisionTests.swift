@@ -8,8 +8,7 @@ extension IntegrationSuite {
     /// `deploy/stack` supervises what it starts: a service killed with SIGKILL is started again by itself, answers
     /// again, and `deploy/stack status` says it was restarted and why.
     @Suite struct StackSupervision {
-        static let folder = TestStack.environment["PARSE_STACK_DIR"] ?? TestStack.environment["PARSE_TEST_STACK_DIR"]
-            ?? FileManager.default.currentDirectoryPath + "/.stack/test"
+        static let folder = TestStack.folder
 
         static func pid(_ name: String) -> pid_t? {
             (try? String(contentsOfFile: "\(folder)/run/\(name).pid", encoding: .utf8))

@@ -17,6 +17,20 @@ enum TestStack {
     static let masterKey = environment["PARSE_TEST_MASTER_KEY"] ?? "myMasterKey"
     static let readOnlyMasterKey = environment["PARSE_TEST_READ_ONLY_MASTER_KEY"] ?? "myReadOnlyMasterKey"
     static let script = environment["PARSE_TEST_STACK"] ?? "deploy/stack"
+    /// The stack's folder: `logs/<process>.log`, `run/<process>.pid`.
+    static let folder = environment["PARSE_STACK_DIR"] ?? environment["PARSE_TEST_STACK_DIR"]
+        ?? FileManager.default.currentDirectoryPath + "/.stack/test"
+
+    /// The resident size of a stack process, read from /proc through the pid file the stack script keeps.
+    static func residentBytes(_ service: String) -> Int? {
+        guard let pidText = try? String(contentsOfFile: "\(folder)/run/\(service).pid", encoding: .utf8),
+              let pid = Int(pidText.trimmingCharacters(in: .whitespacesAndNewlines)),
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
+    }
+
     /// A JSON answer that came back from a service, not one the gateway made up because no service answered
     /// (503 broker unreachable, 504 timeout) or because the request never got past the keys (403).
     static func answeredByAService(_ reply: Reply) -> Bool {
@@ -30,7 +44,7 @@ enum TestStack {
     }
 
     /// Runs `body`, then `restore` whatever `body` did; `body`'s error wins over `restore`'s success.
-    static func run(_ body: () async throws -> Void, thenAlways restore: () throws -> Void) async throws {
+    static func run(_ body: () async throws -> Void, thenAlways restore: () async throws -> Void) async throws {
         let outcome: Result<Void, any Error>
         do {
             try await body()
@@ -38,7 +52,7 @@ enum TestStack {
         } catch {
             outcome = .failure(error)
         }
-        try restore()
+        try await restore()
         try outcome.get()
     }
 

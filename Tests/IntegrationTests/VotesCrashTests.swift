@@ -181,8 +181,7 @@ struct VoteConsumerProcess {
 
     /// SIGKILL to a service of the test stack, by the pid the stack script recorded.
     static func kill(service name: String) throws {
-        let stackDir = TestStack.environment["PARSE_TEST_STACK_DIR"] ?? ".stack/test"
-        let text = try String(contentsOfFile: "\(stackDir)/run/\(name).pid", encoding: .utf8)
+        let text = try String(contentsOfFile: "\(TestStack.folder)/run/\(name).pid", encoding: .utf8)
         guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 else {
             throw PostsTestError(description: "no pid for \(name)")
         }
