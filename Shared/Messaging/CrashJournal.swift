@@ -8,9 +8,11 @@ import Synchronization
 /// A crash (a trap, `SIGSEGV`, `abort`) is marked in the file by `CrashSignals` before the process dies; a
 /// `kill -9` or a clean exit leaves no mark. The broker then delivers the commands the dead process held again,
 /// flagged redelivered; for each such one, `verdict` reads the journals of dead processes of the same service in
-/// the directory. A command that was the only one in flight at a crash, or was in flight at two crashes, is the
-/// cause: it goes to the dead-letter queue without being run. One that was in flight at a crash beside others is
-/// a suspect: run again, its slot says so, and if the process crashes again with it, the next verdict is final.
+/// the directory. A command whose task the crashing thread was running (each slot keeps its handler's task, and the
+/// signal handler marks the slot of the task it interrupted) is the cause, as is one that was the only one in
+/// flight at a crash, or in flight at two crashes: it goes to the dead-letter queue without being run. One that
+/// was in flight at a crash beside others, none marked, is a suspect: run again, its slot says so, and if the
+/// process crashes again with it, the next verdict is final. (A crash in a child task of a handler marks no slot.)
 /// Finding a journal costs nothing per command (two stores into the mapping); only redeliveries read files.
 public final class CrashJournal: Sendable {
     /// What a redelivered command's past says.
@@ -26,7 +28,13 @@ public final class CrashJournal: Sendable {
     static let magic: UInt32 = 0x5041_524A // "PARJ"
     static let slotCount = 4096
     static let headerSize = 64
-    static let slotSize = 16
+    /// A slot: the command's key (0: free), its flags, its handler's task.
+    static let slotSize = 24
+    static let flagsOffset = 8
+    static let taskOffset = 16
+    static let suspectFlag: UInt64 = 1
+    /// Set by the signal handler: the crashing thread was running this slot's task.
+    static let crashedFlag: UInt64 = 2
     static var fileSize: Int { headerSize + slotCount * slotSize }
     /// A crashed journal is read for this long after the crash: the broker redelivers at once, the restarted
     /// process takes the commands within its start-up.
@@ -35,7 +43,7 @@ public final class CrashJournal: Sendable {
     let path: String
     private let directory: String
     private let prefix: String
-    private let base: MappedFile
+    let base: MappedFile
     private let free: Mutex<[Int]>
 
     /// Opens a journal of its own for `service` in `directory` (made if missing); nil, with the reason logged,
@@ -83,7 +91,8 @@ public final class CrashJournal: Sendable {
     public func begin(_ key: UInt64, suspect: Bool) -> Int? {
         guard let slot = free.withLock({ $0.popLast() }) else { return nil }
         let offset = Self.headerSize + slot * Self.slotSize
-        base.store64(suspect ? 1 : 0, at: offset + 8)
+        base.store64(suspect ? Self.suspectFlag : 0, at: offset + Self.flagsOffset)
+        base.store64(CrashSignals.currentTask(), at: offset + Self.taskOffset)
         base.store64(key, at: offset)
         return slot
     }
@@ -107,6 +116,10 @@ public final class CrashJournal: Sendable {
                 continue
             }
             guard let entry = dead.entries.first(where: { $0.key == key }) else { continue }
+            if let culprit = dead.entries.first(where: \.crashed) {
+                if culprit.key == key { return .poison }
+                continue
+            }
             if dead.entries.count == 1 || entry.suspect { return .poison }
             verdict = .suspect
         }

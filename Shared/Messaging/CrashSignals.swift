@@ -42,6 +42,25 @@ enum CrashSignals {
         }
     }
 
+    /// The task the calling thread runs (0 outside one): the address `UnsafeCurrentTask` holds, which the runtime
+    /// reads from a thread-local, so the signal handler may ask it too.
+    static func currentTask() -> UInt64 {
+        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt64.self) } } ?? 0
+    }
+
+    /// Flags the journal slots whose task is `task`: what the crashing thread was running.
+    static func markSlots(of task: UInt64, in base: UnsafeMutableRawPointer) {
+        guard task != 0 else { return }
+        for slot in 0..<CrashJournal.slotCount {
+            let offset = CrashJournal.headerSize + slot * CrashJournal.slotSize
+            guard base.load(fromByteOffset: offset, as: UInt64.self) != 0,
+                  base.load(fromByteOffset: offset + CrashJournal.taskOffset, as: UInt64.self) == task else { continue }
+            let flags = base.load(fromByteOffset: offset + CrashJournal.flagsOffset, as: UInt64.self)
+            base.storeBytes(of: flags | CrashJournal.crashedFlag, toByteOffset: offset + CrashJournal.flagsOffset,
+                            as: UInt64.self)
+        }
+    }
+
     static func forget(_ base: UnsafeMutableRawPointer) {
         installation.withLock { _ in
             if let index = (0..<capacity).first(where: { journals[$0] == base }) { journals[index] = nil }
@@ -49,14 +68,17 @@ enum CrashSignals {
     }
 }
 
-/// Async-signal-safe: stores and `clock_gettime`/`sigaction`/`raise` only.
+/// Async-signal-safe: loads, stores and `clock_gettime`/`sigaction`/`raise` only.
 private func crashSignalHandler(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?,
                                 _ context: UnsafeMutableRawPointer?) {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     let stamp = Int64(max(now.tv_sec, 1))
+    let task = CrashSignals.currentTask()
     for index in 0..<CrashSignals.capacity {
-        CrashSignals.journals[index]?.storeBytes(of: stamp, toByteOffset: CrashSignals.crashTimeOffset, as: Int64.self)
+        guard let journal = CrashSignals.journals[index] else { continue }
+        CrashSignals.markSlots(of: task, in: journal)
+        journal.storeBytes(of: stamp, toByteOffset: CrashSignals.crashTimeOffset, as: Int64.self)
     }
     sigaction(number, CrashSignals.previous + Int(number), nil)
     // A fault (ud2, a bad address) happens again when the handler returns, now under the previous action; a trap

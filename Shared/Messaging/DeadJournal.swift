@@ -6,6 +6,8 @@ struct DeadJournal {
     struct Entry: Equatable {
         var key: UInt64
         var suspect: Bool
+        /// Its handler's task was the one the crashing thread ran.
+        var crashed = false
     }
 
     let path: String
@@ -39,7 +41,10 @@ struct DeadJournal {
         for slot in 0..<CrashJournal.slotCount {
             let offset = CrashJournal.headerSize + slot * CrashJournal.slotSize
             let key = word(offset, UInt64.self)
-            if key != 0 { entries.append(Entry(key: key, suspect: word(offset + 8, UInt64.self) != 0)) }
+            guard key != 0 else { continue }
+            let flags = word(offset + CrashJournal.flagsOffset, UInt64.self)
+            entries.append(Entry(key: key, suspect: flags & CrashJournal.suspectFlag != 0,
+                                 crashed: flags & CrashJournal.crashedFlag != 0))
         }
         self.path = path
         self.descriptor = descriptor

@@ -14,7 +14,7 @@ import Testing
     /// A journal as a process that died would have left it: its commands in flight, and the time of its crash (0:
     /// it died without one, killed or stopped).
     static func writeDeadJournal(_ directory: String, service: String, crashedAt: Int64,
-                                 entries: [(key: UInt64, suspect: Bool)]) throws -> String {
+                                 entries: [(key: UInt64, suspect: Bool)], crashed: UInt64? = nil) throws -> String {
         var bytes = [UInt8](repeating: 0, count: CrashJournal.fileSize)
         bytes.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: CrashJournal.magic, toByteOffset: 0, as: UInt32.self)
@@ -22,7 +22,8 @@ import Testing
             for (slot, entry) in entries.enumerated() {
                 let offset = CrashJournal.headerSize + slot * CrashJournal.slotSize
                 raw.storeBytes(of: entry.key, toByteOffset: offset, as: UInt64.self)
-                raw.storeBytes(of: UInt64(entry.suspect ? 1 : 0), toByteOffset: offset + 8, as: UInt64.self)
+                let flags = (entry.suspect ? CrashJournal.suspectFlag : 0) | (entry.key == crashed ? CrashJournal.crashedFlag : 0)
+                raw.storeBytes(of: flags, toByteOffset: offset + CrashJournal.flagsOffset, as: UInt64.self)
             }
         }
         let path = "\(directory)/\(service).1.\(UInt32.random(in: 0...UInt32.max)).journal"
@@ -47,6 +48,42 @@ import Testing
         let journal = try CrashJournal(directory: directory, service: "posts")
         #expect(journal.verdict(for: 1) == .suspect)
         #expect(journal.verdict(for: 3) == .poison)
+    }
+
+    @Test func theCommandWhoseTaskCrashedIsPoisonAndTheOthersInFlightAreNot() throws {
+        let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try Self.writeDeadJournal(directory, service: "posts", crashedAt: CrashJournal.now(),
+                                      entries: [(1, false), (2, true), (3, false)], crashed: 3)
+        let journal = try CrashJournal(directory: directory, service: "posts")
+        #expect(journal.verdict(for: 3) == .poison)
+        // Even one a crash before made a suspect: this crash was another command's.
+        #expect(journal.verdict(for: 2) == .unknown)
+        #expect(journal.verdict(for: 1) == .unknown)
+    }
+
+    /// What the signal handler does, asked from a handler's task: the slot that task began is the one marked.
+    @Test func marksTheSlotOfTheTaskTheThreadRuns() async throws {
+        let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try CrashJournal(directory: directory, service: "posts")
+        let other = await Task { journal.begin(1, suspect: false) }.value
+        let mine = await Task {
+            let slot = journal.begin(2, suspect: false)
+            CrashSignals.markSlots(of: CrashSignals.currentTask(), in: journal.base.pointer)
+            return slot
+        }.value
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: journal.path)))
+        func flags(_ slot: Int?) -> UInt64 {
+            bytes.withUnsafeBytes { raw in
+                raw.loadUnaligned(fromByteOffset: CrashJournal.headerSize + (slot ?? 0) * CrashJournal.slotSize
+                                      + CrashJournal.flagsOffset, as: UInt64.self)
+            }
+        }
+        #expect(flags(mine) == CrashJournal.crashedFlag)
+        #expect(flags(other) == 0)
+        journal.end(mine)
+        journal.end(other)
     }
 
     @Test func journalsOfProcessesThatDidNotCrashAreDeletedAndSayNothing() throws {

@@ -79,7 +79,7 @@ struct StatementDeadlineTests {
         let pool = TestDatabase.pool(size: 1)
         let (holder, releasing) = await holdTheOnlyConnection(of: pool)
         let started = ContinuousClock.now
-        func waiter(_ milliseconds: Int) -> Task<Duration?, Never> {
+        func waiter(_ milliseconds: Int) -> Task<(Duration, String)?, Never> {
             Task {
                 do {
                     try await Deadline.$current.withValue(.after(.milliseconds(milliseconds))) {
@@ -87,7 +87,7 @@ struct StatementDeadlineTests {
                     }
                     return nil
                 } catch {
-                    return ContinuousClock.now - started
+                    return (ContinuousClock.now - started, "\(error)")
                 }
             }
         }
@@ -96,12 +96,13 @@ struct StatementDeadlineTests {
         // The later deadline waits first: the earlier one that comes after must not wait for its sweep.
         try await Task.sleep(for: .milliseconds(50))
         let early = waiter(200), patient = waiter(30_000)
-        let gaveUpEarly = try #require(await early.value), gaveUpLate = try #require(await late.value)
+        let gaveUpEarly = try #require(await early.value).0, gaveUpLate = try #require(await late.value).0
         #expect(gaveUpEarly >= .milliseconds(200) && gaveUpEarly < gaveUpLate)
         #expect(gaveUpLate >= .milliseconds(2_000))
         releasing.yield()
         try await holder.value
-        #expect(await patient.value == nil)
+        let patientFailure = await patient.value
+        #expect(patientFailure == nil, "the waiter with time left failed: \(patientFailure.map { "\($0)" } ?? "")")
         await pool.close()
     }
 
