@@ -30,4 +30,15 @@ struct LiveRequestSchemaTests {
         let value = try #require(JSONValue.parse(message))
         #expect(LiveRequestSchema.validate(value) == verdict)
     }
+
+    /// A message as large as live takes (1 MB) holds 150,000 keys: checking that they are unique is one pass.
+    @Test func aMessageFullOfKeysIsCheckedInOnePass() {
+        let keys = (0..<150_000).map { JSONValue.string("k\($0)") }
+        func message(_ keys: [JSONValue]) -> JSONValue {
+            .object(["op": .string("subscribe"), "requestId": .number(1),
+                     "query": .object(["className": .string("Cat"), "where": .object([:]), "keys": .array(keys)])])
+        }
+        #expect(LiveRequestSchema.validate(message(keys)) == .success("subscribe"))
+        #expect(LiveRequestSchema.validate(message(keys + [.string("k7")])) == .failure("Array items are not unique (indices 7 and 150000)"))
+    }
 }
