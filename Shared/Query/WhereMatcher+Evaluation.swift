@@ -54,7 +54,28 @@ extension WhereMatcher {
             switch op {
             case .options: continue
             case .notEqualTo: holds = !elements.contains { equals($0, operand) }
-            case .notContainedIn: holds = !elements.contains { satisfies(.containedIn, operand, $0, fields, patterns) }
+            // Lists are indexed once for all the elements (`Membership`, `SameValues`).
+            case .containedIn, .notContainedIn:
+                let membership = Membership(operand.arrayValue ?? [])
+                holds = elements.contains(where: membership.contains) == (op == .containedIn)
+            case .containedBy:
+                let allowed = SameValues(operand.arrayValue ?? [])
+                holds = elements.contains { $0?.arrayValue?.allSatisfy(allowed.containsSame) ?? false }
+            case .containsAll:
+                // Each element's own values are indexed, and every wanted value looked up in them: elements times
+                // wanted values. Past `maximumSteps` (a message of 100,000 values against an object of 100,000
+                // elements) the constraint counts as unmet rather than holding live's thread.
+                let wanted = operand.arrayValue ?? []
+                let (steps, overflow) = elements.count.multipliedReportingOverflow(by: wanted.count)
+                guard !overflow, steps <= Self.maximumSteps else {
+                    holds = false
+                    break
+                }
+                holds = elements.contains { element in
+                    guard let items = element?.arrayValue else { return false }
+                    let present = SameValues(items)
+                    return wanted.allSatisfy(present.containsSame)
+                }
             case .exists where operand.boolValue == false: holds = !elements.contains { $0 != nil }
             default: holds = elements.contains { satisfies(op, operand, $0, fields, patterns) }
             }
@@ -89,16 +110,17 @@ extension WhereMatcher {
             case .greaterThan: return order > 0
             default: return order >= 0
             }
-        case .containedIn: return (operand.arrayValue ?? []).contains { equals(field, $0) }
-        case .notContainedIn: return !(operand.arrayValue ?? []).contains { equals(field, $0) }
+        case .containedIn: return Membership(operand.arrayValue ?? []).contains(field)
+        case .notContainedIn: return !Membership(operand.arrayValue ?? []).contains(field)
         case .exists: return (field != nil) == (operand.boolValue ?? false)
         case .containsAll:
             guard let items = field?.arrayValue else { return false }
-            return (operand.arrayValue ?? []).allSatisfy { wanted in items.contains { same($0, wanted) } }
+            let present = SameValues(items)
+            return (operand.arrayValue ?? []).allSatisfy(present.containsSame)
         case .containedBy:
             guard let items = field?.arrayValue else { return false }
-            let allowed = operand.arrayValue ?? []
-            return items.allSatisfy { item in allowed.contains { same(item, $0) } }
+            let allowed = SameValues(operand.arrayValue ?? [])
+            return items.allSatisfy(allowed.containsSame)
         case .regex:
             guard let text = field?.stringValue, let pattern = operand.stringValue,
                   let regex = patterns[pattern + "/" + (fields["$options"]?.stringValue ?? "")] else { return false }
@@ -134,7 +156,10 @@ extension WhereMatcher {
         }
     }
 
-    private static func pointerId(_ value: JSONValue) -> String? {
+    /// Steps one constraint may take on the elements of an Array field's objects (`matchesSome`'s `$all`).
+    static let maximumSteps = 10_000_000
+
+    static func pointerId(_ value: JSONValue) -> String? {
         guard value["__type"]?.stringValue == "Pointer" else { return nil }
         return value["objectId"]?.stringValue
     }
@@ -149,7 +174,7 @@ extension WhereMatcher {
         return (first, second)
     }
 
-    private static func instant(_ value: JSONValue) -> Date? {
+    static func instant(_ value: JSONValue) -> Date? {
         guard value["__type"]?.stringValue == "Date", let iso = value["iso"]?.stringValue else { return nil }
         return ParseDate.date(from: iso)
     }

@@ -63,6 +63,42 @@ struct WhereMatcherTests {
         }
     }
 
+    /// The indexed look-ups answer as comparing every pair would.
+    @Test func indexedListsAnswerAsPairwiseComparison() {
+        var random = SplitMix64(seed: 0x5EED_6001)
+        let pool: [JSONValue] = [
+            .null, .number(1), .number(-0.0), .number(0), .string("a"), .string("2026-01-01T00:00:00.000Z"),
+            .string("2026-01-01T01:00:00+01:00"), .string("2026-01-01T00:00:00.0001Z"), .bool(true),
+            .object(["__type": .string("Date"), "iso": .string("2026-01-01T00:00:00.000Z")]),
+            .object(["__type": .string("Date"), "iso": .string("2026-01-01T00:00:00Z")]),
+            .object(["__type": .string("Date"), "iso": .string("nope")]),
+            .object(["__type": .string("Pointer"), "className": .string("A"), "objectId": .string("p1")]),
+            .object(["__type": .string("Pointer"), "className": .string("B"), "objectId": .string("p1")]),
+            .object(["__type": .string("Pointer"), "className": .string("A")]),
+            .array([.string("a")]), .array([.number(1), .string("b")]), .object(["a": .number(1)]),
+        ]
+        func pick() -> JSONValue { pool[Int.random(in: 0..<pool.count, using: &random)] }
+        for _ in 0..<3_000 {
+            let list = (0..<Int.random(in: 0...5, using: &random)).map { _ in pick() }
+            let value = Int.random(in: 0...4, using: &random) == 0 ? .array((0..<3).map { _ in pick() }) : pick()
+            #expect(SameValues(list).containsSame(value) == list.contains { WhereMatcher.same(value, $0) }, "\(value) in \(list)")
+            let field: JSONValue? = value.isNull ? nil : value
+            #expect(Membership(list).contains(field) == list.contains { WhereMatcher.equals(field, $0) }, "\(value) in \(list)")
+        }
+    }
+
+    /// 100,000 values against an Array field of 100,000 elements: one pass over each, not every pair.
+    @Test func longListsAgainstLongArraysAreMatchedInOnePass() throws {
+        let wanted = JSONValue.array((0..<100_000).map { .string("w\($0)") })
+        let tags = JSONValue.array((0..<100_000).map { .string("t\($0)") } + [.string("w99999")])
+        #expect(try WhereMatcher(["tags": .object(["$in": wanted])]).matches(["tags": tags]))
+        #expect(!(try WhereMatcher(["tags": .object(["$all": wanted])]).matches(["tags": tags])))
+        #expect(!(try WhereMatcher(["tags": .object(["$containedBy": wanted])]).matches(["tags": tags])))
+        let stack = JSONValue.array((0..<100_000).map { .object(["tags": .array([.string("t\($0)")])]) })
+        #expect(!(try WhereMatcher(["stack.tags": .object(["$all": wanted])]).matches(["stack": stack])))
+        #expect(try WhereMatcher(["stack.tags": .object(["$nin": wanted])]).matches(["stack": stack]))
+    }
+
     @Test(arguments: [
         (#"{"owner":{"$inQuery":{"where":{},"className":"Person"}}}"#, ParseError.Code.invalidQuery),
         (#"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":1,"longitude":2}}}"#, .invalidQuery),
