@@ -24,8 +24,9 @@ public struct ForeignSubqueries: Sendable {
     let calls: RPCClient
     let identity: Identity
     let requestId: String
-    /// The nesting of the query being compiled: 0 for a client's own query.
-    let depth: Int
+    /// The nesting of the query being compiled: 0 for a client's own query. The owner of an inner query applies no
+    /// `maxLimit` to it (parse-server applies none to subqueries): its list must be whole.
+    public let depth: Int
     let timeout: Duration
 
     public init(calls: RPCClient, identity: Identity, requestId: String, depth: Int, timeout: Duration) {
@@ -94,8 +95,10 @@ public struct ForeignSubqueries: Sendable {
         let path = key.split(separator: ".").map(String.init)
         let request = RESTRequest(
             method: "GET", path: "classes/\(className)",
+            // One row past the bound tells that there are more, without a count the caller's `count` permission
+            // could refuse.
             query: ["where": JSONValue.object(clause).compactText, "keys": path.first ?? key,
-                    "limit": String(Self.maximumRows), "count": "1"],
+                    "limit": String(Self.maximumRows + 1)],
             body: nil, serverURL: "", subqueryDepth: depth + 1)
         let wait = min(Deadline.current?.remaining ?? timeout, timeout)
         let response: RESTResponse
@@ -110,7 +113,7 @@ public struct ForeignSubqueries: Sendable {
             let code = body?["code"]?.numberValue.flatMap { Int(exactly: $0) }.map(ParseError.Code.init(rawValue:))
             throw ParseError(code ?? .invalidQuery, body?["error"]?.stringValue ?? "The subquery on \(className) failed.")
         }
-        if let count = body?["count"]?.numberValue, count > Double(Self.maximumRows) {
+        if results.count > Self.maximumRows {
             throw ParseError(.invalidQuery, "The subquery on \(className) matches more than \(Self.maximumRows) objects; "
                              + "narrow its where.")
         }

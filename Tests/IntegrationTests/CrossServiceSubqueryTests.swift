@@ -168,6 +168,23 @@ extension IntegrationSuite {
             #expect(owners == [w.users[1].id], "\(sessions.text)")
         }
 
+        /// The inner query is a find: a class whose `count` is closed still answers it.
+        @Test func anInnerClassWithoutCountPermissionAnswersItsFind() async throws {
+            let w = try await Self.world()
+            let secretive = PostsHTTP.uniqueClass("NoCount")
+            let schema = try await PostsHTTP.send("POST", "/schemas/\(secretive)", [
+                "className": secretive, "fields": ["city": ["type": "String"]],
+                "classLevelPermissions": [
+                    "find": ["*": true], "get": ["*": true], "count": [:] as [String: Any], "create": ["*": true],
+                    "update": ["*": true], "delete": ["*": true], "addField": ["*": true],
+                ],
+            ], master: true)
+            #expect(schema.status == 200, "\(schema.text)")
+            _ = try await PostsHTTP.create(secretive, ["city": "Paris"], master: true)
+            let inParis: [String: Any] = ["city": ["$select": ["query": ["className": secretive, "where": [:] as [String: Any]], "key": "city"]]]
+            #expect(try await Self.labels("/users", inParis, among: w.userIds) == ["a"])
+        }
+
         @Test func errorsOfTheInnerQueryAreTheCallersErrors() async throws {
             let w = try await Self.world()
             let badInner = try await PostsHTTP.send("GET", "/classes/\(w.posts)", query: [

@@ -174,7 +174,9 @@ struct ObjectReader {
         let classParameter = translator.bind(schema.className)
         let from = "FROM \(Names.table(schema.className)) AS t0 WHERE \(condition)"
         var limit = options.limit ?? context.configuration.defaultLimit
-        if let maxLimit = context.configuration.maxLimit { limit = min(limit, maxLimit) }
+        if let maxLimit = context.configuration.maxLimit, (context.foreignSubqueries?.depth ?? 0) == 0 {
+            limit = min(limit, maxLimit)
+        }
         var rowsSQL: String?
         if limit > 0 {
             var columns = ValueCodec.selectList(schema, table: "t0")
