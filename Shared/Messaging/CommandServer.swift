@@ -124,6 +124,10 @@ public final class CommandServer: Sendable {
         // A command without a reply address has no caller waiting (an operator requeued it): the deadline its
         // first caller set long ago does not apply.
         let deadline = delivery.replyTo == nil ? nil : CommandDeadline.forHandling(delivery.headers)
+        let connection = self.connection
+        let early = delivery.replyTo == nil ? nil : EarlyAnswer { body in
+            Self.reply(to: delivery, body: body).map(connection.publish)
+        }
         do {
             if let deadline, deadline.hasPassed { throw DeadlineExceeded("the command") }
             // The trace only feeds the debug line: without it, no trace is made or carried.
@@ -131,23 +135,25 @@ public final class CommandServer: Sendable {
             let retry = TransientRetry(deadline: deadline ?? .after(options.retryBudgetWithoutDeadline))
             let answer = try await CommandTrace.$current.withValue(calls) {
                 try await Deadline.$current.withValue(deadline) {
-                    try await retry.run({ try await route(delivery, log) }, retrying: { error, attempt in
-                        metrics.count(.retry)
-                        log.warning("command failed on a transient fault; trying again",
-                                    ["attempt": String(attempt), "error": "\(error)"])
-                    })
+                    try await EarlyAnswer.$current.withValue(early) {
+                        try await retry.run({ try await route(delivery, log) }, retrying: { error, attempt in
+                            metrics.count(.retry)
+                            log.warning("command failed on a transient fault; trying again",
+                                        ["attempt": String(attempt), "error": "\(error)"])
+                        })
+                    }
                 }
             }
             // Counted before the answer leaves, so a caller that reads the metrics next finds its command there.
             metrics.count(answer.refused ? .refused : .ok, since: started)
-            settle(delivery, replying: answer.body, headers: answer.headers)
+            settle(delivery, replying: answer.body, headers: answer.headers, unless: early)
             log.debug("handled", ["duration_ms": started.millisecondsElapsedText, "calls": calls?.summary ?? "-"])
         } catch let error as DeadlineExceeded {
             // Its caller has stopped waiting (or is about to): running it again would only hold resources.
             log.warning("stopped at the caller's deadline", ["error": "\(error)",
                                                              "duration_ms": started.millisecondsElapsedText])
             metrics.count(.timeout, since: started)
-            settle(delivery, replying: failure(Self.timedOut(error)))
+            settle(delivery, replying: failure(Self.timedOut(error)), unless: early)
         } catch {
             switch FailureKind.of(error) {
             case .transient where delivery.replyTo == nil:
@@ -157,16 +163,16 @@ public final class CommandServer: Sendable {
                 log.warning("command failed on a transient fault until its deadline", ["error": "\(error)",
                                                                                      "duration_ms": started.millisecondsElapsedText])
                 metrics.count(.unavailable, since: started)
-                settle(delivery, replying: failure(Self.unavailable))
+                settle(delivery, replying: failure(Self.unavailable), unless: early)
             case .ambiguous:
                 log.error("command's outcome unknown", ["error": "\(error)", "duration_ms": started.millisecondsElapsedText])
                 metrics.count(.failed, since: started)
-                settle(delivery, replying: failure(Self.outcomeUnknown))
+                settle(delivery, replying: failure(Self.outcomeUnknown), unless: early)
             case .deterministic:
                 // Running it again would fail the same way: answered now, with the details in the log only.
                 log.error("command failed", ["error": "\(error)", "duration_ms": started.millisecondsElapsedText])
                 metrics.count(.failed, since: started)
-                settle(delivery, replying: failure((error as? MessagingError)?.parseError ?? .internalError))
+                settle(delivery, replying: failure((error as? MessagingError)?.parseError ?? .internalError), unless: early)
             }
         }
     }
@@ -214,8 +220,10 @@ public final class CommandServer: Sendable {
 
     /// Acks a handled command and sends its answer, queued together. The ack goes before the reply: see
     /// `MessageCoalescer.coalesced` (a reply can cost the connection).
-    private func settle(_ delivery: Delivery, replying body: [UInt8], headers: [String: String] = [:]) {
-        if let reply = Self.reply(to: delivery, body: body, headers: headers) {
+    /// `unless`: when the handler gave its answer early, only the ack goes.
+    private func settle(_ delivery: Delivery, replying body: [UInt8], headers: [String: String] = [:],
+                        unless early: EarlyAnswer? = nil) {
+        if early?.wasGiven != true, let reply = Self.reply(to: delivery, body: body, headers: headers) {
             connection.ack(delivery, thenPublish: reply)
         } else {
             connection.ack(delivery)

@@ -10,13 +10,14 @@ import Synchronization
 /// between them cannot leave a write applied without its claim, and a retry racing the first attempt waits on the
 /// claim's unique key until that attempt commits or rolls back. The answer is stored just after the commit; a retry
 /// gets it again (or `159` when `duplicates` is `reject`). A write that fails before committing leaves no claim,
-/// so its retry runs afresh.
+/// so its retry runs afresh. A write whose COMMIT lost its connection learns whether it committed from the claim's
+/// transaction id (`LostCommit`), so it is answered as it turned out rather than "may have been applied".
 public struct IdempotentRequests: Sendable {
     static let claimSQL = """
         INSERT INTO idempotency (request_id, expires_at) VALUES ($1, now() + $2::int * interval '1 second')
         ON CONFLICT (request_id) DO UPDATE SET claimed_at = now(), expires_at = EXCLUDED.expires_at, answer = NULL
             WHERE idempotency.expires_at < now()
-        RETURNING 1
+        RETURNING txid_current()::text AS txid
         """
     /// How long a retry waits for the answer of a claim that committed without one yet (the first attempt is
     /// between its commit and storing the answer, or died there).
@@ -45,12 +46,17 @@ public struct IdempotentRequests: Sendable {
     public func once(_ key: String, answers: PendingAnswers? = nil,
                      _ body: @Sendable () async throws -> RESTResponse) async throws -> RESTResponse {
         let duplicate = Mutex(false)
-        let claim = TransactionPreamble(PostgresStatement(Self.claimSQL, [key, settings.timeToLiveSeconds])) { result in
-            if result.rows.isEmpty {
+        let transactionId = Mutex<String?>(nil)
+        let claim = TransactionPreamble(PostgresStatement(Self.claimSQL, [key, settings.timeToLiveSeconds]), check: { result in
+            guard let txid = result.first?["txid"] else {
                 duplicate.withLock { $0 = true }
                 throw DuplicateClaim()
             }
-        }
+            transactionId.withLock { $0 = txid }
+        }, outcomeOfLostCommit: { [pool, logger] in
+            guard let txid = transactionId.withLock({ $0 }) else { return nil }
+            return await LostCommit(pool: pool, logger: logger).outcome(transactionId: txid)
+        })
         let outcome: Result<RESTResponse, ParseError>
         do {
             outcome = .success(try await TransactionPreamble.$current.withValue(claim) { try await body() })

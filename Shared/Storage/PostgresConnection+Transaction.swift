@@ -5,6 +5,7 @@ extension PostgresConnection {
     /// Throws 25P02 when COMMIT turned into a rollback because a statement inside failed
     /// and `body` swallowed that error.
     /// Begins with the task's `TransactionPreamble` and `TransactionCheck` when it has them, in BEGIN's round trip.
+    /// When the connection is lost during COMMIT, the preamble's `outcomeOfLostCommit` tells what happened to it.
     public func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let preamble = TransactionPreamble.pending
         let check = TransactionCheck.current
@@ -27,7 +28,11 @@ extension PostgresConnection {
         do {
             commit = try await query("COMMIT")
         } catch let error as PostgresError where error.isConnectionFailure {
-            throw CommitOutcomeUnknown(cause: error)
+            guard let committed = await preamble?.outcomeOfLostCommit?() else { throw CommitOutcomeUnknown(cause: error) }
+            // Rolled back: nothing was applied, so the lost connection is a transient fault like any other.
+            guard committed else { throw error }
+            preamble?.markCommitted()
+            return value
         }
         guard commit.commandTag == "COMMIT" else {
             throw PostgresError(sqlState: PostgresError.inFailedTransaction,

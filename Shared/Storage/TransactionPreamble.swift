@@ -10,11 +10,17 @@ public final class TransactionPreamble: Sendable {
     let statement: PostgresStatement
     private let check: @Sendable (PostgresResult) throws -> Void
     private let committed = Mutex(false)
+    /// Whether the transaction that began with the statement committed, when the connection was lost during its
+    /// COMMIT: true or false once known, nil when it cannot be known.
+    let outcomeOfLostCommit: (@Sendable () async -> Bool?)?
 
     /// `check` reads the statement's result and throws to roll the transaction back before its body runs.
-    public init(_ statement: PostgresStatement, check: @escaping @Sendable (PostgresResult) throws -> Void) {
+    /// `outcomeOfLostCommit`: see the property; without it, a lost COMMIT is `CommitOutcomeUnknown`.
+    public init(_ statement: PostgresStatement, check: @escaping @Sendable (PostgresResult) throws -> Void,
+                outcomeOfLostCommit: (@Sendable () async -> Bool?)? = nil) {
         self.statement = statement
         self.check = check
+        self.outcomeOfLostCommit = outcomeOfLostCommit
     }
 
     /// Whether a transaction that began with the statement has committed.

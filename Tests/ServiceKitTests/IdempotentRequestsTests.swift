@@ -140,4 +140,52 @@ struct IdempotentRequestsTests {
             #expect(try await pool.query("SELECT request_id FROM idempotency").rows.map { $0["request_id"] } == ["old"])
         }
     }
+
+    /// The first COMMIT on `writes` ends its own session from a deferred trigger, as a database shutting down in the
+    /// middle of a COMMIT does: the connection is lost and the transaction rolled back.
+    static let cutFirstCommit = [
+        "CREATE SEQUENCE commits_cut",
+        """
+        CREATE FUNCTION cut_first_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF nextval('commits_cut') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5); END IF;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE CONSTRAINT TRIGGER cut_first_commit AFTER INSERT ON writes DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION cut_first_commit()
+        """,
+    ]
+
+    @Test func aWriteWhoseCommitLostItsConnectionAndRolledBackIsAFaultToRetryNotAnUnknownOutcome() async throws {
+        try await Self.withRequests { pool, requests in
+            for statement in Self.cutFirstCommit { _ = try await pool.query(statement) }
+            let lost = await #expect(throws: PostgresError.self) {
+                try await requests.handle(Self.command("cut")) { try await Self.write(pool) }
+            }
+            #expect(lost?.isConnectionFailure == true && FailureKind.of(lost!) == .transient, "\(String(describing: lost))")
+            #expect(try await Self.rows(pool) == 0)
+            // No claim was left: the retry runs.
+            let retry = try await requests.handle(Self.command("cut")) { try await Self.write(pool) }
+            #expect(retry.body == #"{"rows":1}"#)
+        }
+    }
+
+    @Test func aLostCommitIsAskedOfTheDatabaseByItsTransactionId() async throws {
+        try await Self.withRequests { pool, _ in
+            let lostCommit = LostCommit(pool: pool, logger: Self.logger)
+            let committed = try await pool.transaction { try await $0.query("SELECT txid_current()::text AS t").first?["t"] }
+            #expect(await lostCommit.outcome(transactionId: try #require(committed)) == true)
+            let rolledBack = Mutex<String?>(nil)
+            _ = try? await pool.transaction { connection in
+                let txid = try await connection.query("SELECT txid_current()::text AS t").first?["t"]
+                rolledBack.withLock { $0 = txid }
+                throw ExpectedRollback()
+            }
+            #expect(await lostCommit.outcome(transactionId: try #require(rolledBack.withLock { $0 })) == false)
+        }
+    }
 }
+
+private struct ExpectedRollback: Error {}
