@@ -61,19 +61,26 @@ public struct CloudTriggers: Sendable {
     /// handling run again, so a registration answered before the request applies to it. Reads check the same
     /// generation in their own statements (`requireCurrent`).
     public func withCurrentRegistrations<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        let registry = self.registry
-        let check = TransactionCheck(CacheGenerations.statement(AdvanceCacheGeneration.hooks)) { result in
-            try registry.requireCurrent(result.first?.int("generation").map(Int64.init))
-        }
         do {
-            return try await TransactionCheck.$current.withValue(check) { try await body() }
+            return try await checkingRegistrations(body)
         } catch let stale as StaleTriggerList {
             await registry.refresh(toAtLeast: stale.generation)
         }
         do {
-            return try await TransactionCheck.$current.withValue(check) { try await body() }
+            return try await checkingRegistrations(body)
         } catch is StaleTriggerList {
             throw ParseError(.connectionFailed, "Cloud Code's trigger registrations could not be loaded. Retry later.")
+        }
+    }
+
+    /// One run of `body`, checked against the list it started with (`TriggerRegistry.decidedWith`).
+    private func checkingRegistrations<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let registry = self.registry
+        let check = TransactionCheck(CacheGenerations.statement(AdvanceCacheGeneration.hooks)) { result in
+            try registry.requireCurrent(result.first?.int("generation").map(Int64.init))
+        }
+        return try await TriggerRegistry.$decidedWith.withValue(registry.loadedGeneration) {
+            try await TransactionCheck.$current.withValue(check) { try await body() }
         }
     }
 

@@ -2,6 +2,7 @@ import Contracts
 import ParseWire
 import Runtime
 import ServiceKit
+import Synchronization
 import Testing
 
 struct TriggerRegistryTests {
@@ -51,5 +52,31 @@ struct TriggerRegistryTests {
         let asked = runner.listCount
         #expect(await registry.triggers(of: "Cat") == [.beforeDelete])
         #expect(runner.listCount == asked)
+    }
+
+    /// A request looks the list up, then the list reloads with a registration answered meanwhile: the request's
+    /// statement reads the new generation, and the request must run again rather than pass with the list it used.
+    @Test func aRequestIsCheckedAgainstTheListItDecidedWithNotOneLoadedSince() async throws {
+        let runner = InMemoryTriggerRunner()
+        runner.register(.afterSave, "Dog")
+        let registry = TriggerRegistry(runner: runner, logger: Self.logger)
+        await registry.reload()
+        let cloud = CloudTriggers(service: .posts, registry: registry, runner: runner)
+        let runs = Mutex(0)
+        let seen = try await cloud.withCurrentRegistrations {
+            let run = runs.withLock { runs in
+                runs += 1
+                return runs
+            }
+            let triggers = await cloud.triggers(of: "Cat")
+            if run == 1 {
+                runner.register(.beforeSave, "Cat")
+                await registry.reload()
+            }
+            try cloud.requireCurrent(runner.generation)
+            return triggers
+        }
+        #expect(seen == [.beforeSave])
+        #expect(runs.withLock { $0 } == 2)
     }
 }
