@@ -3,11 +3,11 @@ import ParseWire
 
 extension WhereMatcher {
     static func matches(_ clause: [String: JSONValue], _ object: [String: JSONValue],
-                        _ patterns: [String: BoundedRegex]) -> Bool {
+                        _ plan: MatchPlan) -> Bool {
         for (key, value) in clause {
             if let combinator = QueryCombinator(rawValue: key) {
                 let items = (value.arrayValue ?? []).compactMap(\.objectValue)
-                let results = items.lazy.map { matches($0, object, patterns) }
+                let results = items.lazy.map { matches($0, object, plan) }
                 switch combinator {
                 case .or: if !results.contains(true) { return false }
                 case .and: if results.contains(false) { return false }
@@ -16,7 +16,7 @@ extension WhereMatcher {
                 continue
             }
             if let elements = elementValues(key, in: object) {
-                if !matchesSome(value, elements, patterns) { return false }
+                if !matchesSome(value, elements, plan) { return false }
                 continue
             }
             let field = lookUp(key, in: object)
@@ -25,7 +25,7 @@ extension WhereMatcher {
                 continue
             }
             for (name, operand) in fields {
-                guard let op = QueryOperator(rawValue: name), satisfies(op, operand, field, fields, patterns) else { return false }
+                guard let op = QueryOperator(rawValue: name), satisfies(op, operand, field, fields, plan) else { return false }
             }
         }
         return true
@@ -44,7 +44,7 @@ extension WhereMatcher {
     /// A constraint on the elements' values, as `WhereTranslator.arrayElementConstraint` translates it: an operator
     /// holds if some element satisfies it, a negative one if no element satisfies its positive form.
     private static func matchesSome(_ value: JSONValue, _ elements: [JSONValue?],
-                                    _ patterns: [String: BoundedRegex]) -> Bool {
+                                    _ plan: MatchPlan) -> Bool {
         guard let fields = value.objectValue, fields.keys.contains(where: { $0.hasPrefix("$") }) else {
             return elements.contains { equals($0, value) }
         }
@@ -54,12 +54,12 @@ extension WhereMatcher {
             switch op {
             case .options: continue
             case .notEqualTo: holds = !elements.contains { equals($0, operand) }
-            // Lists are indexed once for all the elements (`Membership`, `SameValues`).
+            // Lists are looked up in their index (`MatchPlan`), not compared with each element in turn.
             case .containedIn, .notContainedIn:
-                let membership = Membership(operand.arrayValue ?? [])
+                let membership = plan.membership(operand)
                 holds = elements.contains(where: membership.contains) == (op == .containedIn)
             case .containedBy:
-                let allowed = SameValues(operand.arrayValue ?? [])
+                let allowed = plan.allowed(operand)
                 holds = elements.contains { $0?.arrayValue?.allSatisfy(allowed.containsSame) ?? false }
             case .containsAll:
                 // Each element's own values are indexed, and every wanted value looked up in them: elements times
@@ -77,7 +77,7 @@ extension WhereMatcher {
                     return wanted.allSatisfy(present.containsSame)
                 }
             case .exists where operand.boolValue == false: holds = !elements.contains { $0 != nil }
-            default: holds = elements.contains { satisfies(op, operand, $0, fields, patterns) }
+            default: holds = elements.contains { satisfies(op, operand, $0, fields, plan) }
             }
             if !holds { return false }
         }
@@ -98,7 +98,7 @@ extension WhereMatcher {
     }
 
     private static func satisfies(_ op: QueryOperator, _ operand: JSONValue, _ field: JSONValue?,
-                                  _ fields: [String: JSONValue], _ patterns: [String: BoundedRegex]) -> Bool {
+                                  _ fields: [String: JSONValue], _ plan: MatchPlan) -> Bool {
         switch op {
         case .equalTo: return equals(field, operand)
         case .notEqualTo: return !equals(field, operand)
@@ -110,8 +110,8 @@ extension WhereMatcher {
             case .greaterThan: return order > 0
             default: return order >= 0
             }
-        case .containedIn: return Membership(operand.arrayValue ?? []).contains(field)
-        case .notContainedIn: return !Membership(operand.arrayValue ?? []).contains(field)
+        case .containedIn: return plan.membership(operand).contains(field)
+        case .notContainedIn: return !plan.membership(operand).contains(field)
         case .exists: return (field != nil) == (operand.boolValue ?? false)
         case .containsAll:
             guard let items = field?.arrayValue else { return false }
@@ -119,11 +119,10 @@ extension WhereMatcher {
             return (operand.arrayValue ?? []).allSatisfy(present.containsSame)
         case .containedBy:
             guard let items = field?.arrayValue else { return false }
-            let allowed = SameValues(operand.arrayValue ?? [])
-            return items.allSatisfy(allowed.containsSame)
+            return items.allSatisfy(plan.allowed(operand).containsSame)
         case .regex:
             guard let text = field?.stringValue, let pattern = operand.stringValue,
-                  let regex = patterns[pattern + "/" + (fields["$options"]?.stringValue ?? "")] else { return false }
+                  let regex = plan.patterns[pattern + "/" + (fields["$options"]?.stringValue ?? "")] else { return false }
             return regex.matches(text)
         case .options: return true
         default: return false

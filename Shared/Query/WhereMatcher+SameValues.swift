@@ -3,7 +3,7 @@ import ParseWire
 
 /// Values indexed for `WhereMatcher.same`, so that "is any of them the same as this one" takes constant time: a
 /// `$in` of 100,000 values against an Array field of 100,000 elements compared every pair, on live's one thread.
-struct SameValues {
+struct SameValues: Sendable {
     private var plain: Set<JSONValue> = []
     private var pointerIds: Set<String> = []
     /// Instants of Date values and of strings that read as dates: a Date value is the same as either.
@@ -37,7 +37,7 @@ struct SameValues {
 }
 
 /// `$in`'s list, indexed: whether a field's value equals one of the values as a query means it (`WhereMatcher.equals`).
-struct Membership {
+struct Membership: Sendable {
     private let hasNull: Bool
     private let values: SameValues
     /// The values that are not arrays: the ones an element of an Array field is compared with.

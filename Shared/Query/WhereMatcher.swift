@@ -7,26 +7,26 @@ import ParseWire
 /// (see `QueryOperator.matchesInMemory`) is a 102 then, never a silent mismatch later.
 public struct WhereMatcher: Sendable {
     private let clause: [String: JSONValue]
-    private let patterns: [String: BoundedRegex]
+    private let plan: MatchPlan
 
     public init(_ clause: [String: JSONValue]) throws(ParseError) {
-        var patterns: [String: BoundedRegex] = [:]
-        try Self.validate(clause, &patterns)
+        var plan = MatchPlan()
+        try Self.validate(clause, &plan)
         self.clause = clause
-        self.patterns = patterns
+        self.plan = plan
     }
 
     public func matches(_ object: [String: JSONValue]) -> Bool {
-        Self.matches(clause, object, patterns)
+        Self.matches(clause, object, plan)
     }
 
     /// Whether a `$regex` of the clause gave up at its limits on some object (`BoundedRegex`): it is too costly to
     /// match live, and that object was taken as not matching.
-    public var exceededLimit: Bool { patterns.values.contains { $0.exceededLimit } }
+    public var exceededLimit: Bool { plan.patterns.values.contains { $0.exceededLimit } }
 
     // MARK: validation
 
-    private static func validate(_ clause: [String: JSONValue], _ patterns: inout [String: BoundedRegex]) throws(ParseError) {
+    private static func validate(_ clause: [String: JSONValue], _ plan: inout MatchPlan) throws(ParseError) {
         for (key, value) in clause {
             if let combinator = QueryCombinator(rawValue: key) {
                 guard let items = value.arrayValue, combinator != .nor || !items.isEmpty else {
@@ -35,7 +35,7 @@ public struct WhereMatcher: Sendable {
                 }
                 for item in items {
                     guard let sub = item.objectValue else { throw ParseError(.invalidQuery, "Bad \(key) format - use an array value.") }
-                    try validate(sub, &patterns)
+                    try validate(sub, &plan)
                 }
                 continue
             }
@@ -53,16 +53,21 @@ public struct WhereMatcher: Sendable {
                 guard op.matchesInMemory else {
                     throw ParseError(.invalidQuery, "The query operator \(name) cannot be matched live by this server.")
                 }
-                try validateOperand(op, operand, fields, &patterns)
+                try validateOperand(op, operand, fields, &plan)
             }
         }
     }
 
     private static func validateOperand(_ op: QueryOperator, _ operand: JSONValue, _ fields: [String: JSONValue],
-                                        _ patterns: inout [String: BoundedRegex]) throws(ParseError) {
+                                        _ plan: inout MatchPlan) throws(ParseError) {
         switch op {
         case .containedIn, .notContainedIn, .containsAll, .containedBy:
-            guard operand.arrayValue != nil else { throw ParseError(.invalidJSON, "bad \(op.rawValue) value") }
+            guard let items = operand.arrayValue else { throw ParseError(.invalidJSON, "bad \(op.rawValue) value") }
+            if op == .containedIn || op == .notContainedIn, plan.memberships[operand] == nil {
+                plan.memberships[operand] = Membership(items)
+            } else if op == .containedBy, plan.allowedValues[operand] == nil {
+                plan.allowedValues[operand] = SameValues(items)
+            }
         case .exists:
             guard operand.boolValue != nil else { throw ParseError(.invalidQuery, "bad $exists value") }
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
@@ -81,7 +86,7 @@ public struct WhereMatcher: Sendable {
             }
             // The pattern policy of queries: no back-references, bounded length.
             _ = try RegexPattern(pattern, options: text)
-            patterns[pattern + "/" + text] = try BoundedRegex(pattern, options: text)
+            plan.patterns[pattern + "/" + text] = try BoundedRegex(pattern, options: text)
         default: break
         }
     }
