@@ -16,11 +16,6 @@ public struct ForeignSubqueries: Sendable {
     public static let maximumRows = 10_000
     public static let maximumDepth = 5
 
-    /// The classes each service owns outside posts (`ServiceRoute` in the gateway routes them the same way).
-    public static func owner(of className: String) -> ServiceName {
-        ["_User", "_Role", "_Session"].contains(className) ? .auth : .posts
-    }
-
     let calls: RPCClient
     let identity: Identity
     let requestId: String
@@ -68,12 +63,18 @@ public struct ForeignSubqueries: Sendable {
 
     /// The members of a relation posts stores (`relation.members.v1`), for a `$relatedTo` answered elsewhere.
     public func relationMembers(className: String, objectId: String, key: String) async throws -> [String] {
-        let wait = min(Deadline.current?.remaining ?? timeout, timeout)
+        let answer: RelationMemberIds = try await ask(
+            RelationMembers.type, RelationMembers(className: className, objectId: objectId, key: key), of: .posts)
+        return answer.objectIds
+    }
+
+    /// Sends `payload` to `service` as this caller, within the request's remaining time; its failures are Parse errors.
+    private func ask<Payload: Codable & Sendable, Answer: Codable & Sendable>(
+        _ type: String, _ payload: Payload, of service: ServiceName
+    ) async throws -> Answer {
         do {
-            let answer: RelationMemberIds = try await calls.send(
-                RelationMembers.type, RelationMembers(className: className, objectId: objectId, key: key), to: .posts,
-                requestId: requestId, identity: identity, timeout: wait)
-            return answer.objectIds
+            return try await calls.send(type, payload, to: service, requestId: requestId, identity: identity,
+                                        timeout: min(Deadline.current?.remaining ?? timeout, timeout))
         } catch let error as MessagingError {
             throw error.parseError
         }
@@ -100,14 +101,7 @@ public struct ForeignSubqueries: Sendable {
             query: ["where": JSONValue.object(clause).compactText, "keys": path.first ?? key,
                     "limit": String(Self.maximumRows + 1)],
             body: nil, serverURL: "", subqueryDepth: depth + 1)
-        let wait = min(Deadline.current?.remaining ?? timeout, timeout)
-        let response: RESTResponse
-        do {
-            response = try await calls.send(RESTRequest.type, request, to: Self.owner(of: className), requestId: requestId,
-                                            identity: identity, timeout: wait)
-        } catch let error as MessagingError {
-            throw error.parseError
-        }
+        let response: RESTResponse = try await ask(RESTRequest.type, request, of: ServiceName.owner(ofClass: className))
         let body = JSONValue.parse(response.body)
         guard response.status == 200, let results = body?["results"]?.arrayValue else {
             let code = body?["code"]?.numberValue.flatMap { Int(exactly: $0) }.map(ParseError.Code.init(rawValue:))

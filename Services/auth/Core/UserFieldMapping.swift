@@ -1,3 +1,4 @@
+import Contracts
 import ParseWire
 import Query
 import ServiceKit
@@ -33,7 +34,7 @@ struct UserFieldMapping: ForeignSubqueryMapping {
         if owner == "_Role" && key == "users" {
             return "\(alias).id IN (SELECT user_id FROM role_users WHERE role_id = \(translator.bind(ownerId)))"
         }
-        guard let foreign, ForeignSubqueries.owner(of: owner) == .posts else {
+        guard let foreign, ServiceName.owner(ofClass: owner) == .posts else {
             throw ParseError(.invalidQuery, "improper usage of $relatedTo")
         }
         let members = try await foreign.relationMembers(className: owner, objectId: ownerId, key: key)

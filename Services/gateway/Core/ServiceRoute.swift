@@ -14,10 +14,7 @@ enum ServiceRoute {
             second = path[start..<(path.utf8[start...].firstIndex(of: slash) ?? path.endIndex)]
         }
         let secondIsLast = second?.endIndex == path.endIndex
-        if first == "classes", let second, second == "_User" || second == "_Session" || second == "_Role" {
-            return .auth
-        }
-        if first == "classes", second == "_JobStatus" { return .cloud }
+        if first == "classes", let second { return ServiceName.owner(ofClass: second) }
         if first == "aggregate", second == "_User", secondIsLast { return .auth }
         switch first {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",

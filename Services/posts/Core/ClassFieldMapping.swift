@@ -42,7 +42,7 @@ struct ClassFieldMapping: FieldMapping {
 
     func subquery(_ op: String, _ operand: JSONValue, _ column: QueryColumn, translator: WhereTranslator) async throws -> String {
         let inner = (op == "$select" || op == "$dontSelect" ? operand["query"]?["className"] : operand["className"])?.stringValue
-        if let inner, let foreign, ForeignSubqueries.owner(of: inner) != .posts {
+        if let inner, let foreign, ServiceName.owner(ofClass: inner) != .posts {
             return try await foreign.condition(op, operand, column, translator: translator)
         }
         switch op {
