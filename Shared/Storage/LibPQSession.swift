@@ -32,8 +32,8 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         if bytes > Self.largeMessageBytes { carriedLargeMessage = true }
     }
 
-    private func note(_ parameters: [String?]) {
-        note(parameters.reduce(0) { $0 + ($1?.utf8.count ?? 0) })
+    private static func byteCount(_ parameters: [String?]) -> Int {
+        parameters.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
     }
 
     init(parameters: ConnectionParameters, watchdog: StatementWatchdog) {
@@ -114,7 +114,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
 
     func query(_ sql: String, _ parameters: [String?]) throws -> PostgresResult {
         let connection = try requireConnection()
-        note(parameters)
+        note(Self.byteCount(parameters))
         if let name = try preparedName(for: sql, parameterCount: parameters.count, connection) {
             let result = try CStringArray.with(parameters) { values in
                 PQexecPrepared(connection, name, Int32(values.count), values, nil, nil, 0)
@@ -140,7 +140,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     /// prepared on their second use, as in `query`.
     func pipeline(_ statements: [PostgresStatement]) throws -> [PostgresResult] {
         let connection = try requireConnection()
-        note(statements.flatMap(\.parameters))
+        note(statements.reduce(0) { $0 + Self.byteCount($1.parameters) })
         guard PQenterPipelineMode(connection) == 1 else { throw Self.failure(connection, nil) }
         // What comes back for each statement: a result for its PREPARE first when it is prepared now.
         var preparing: [String?] = []
