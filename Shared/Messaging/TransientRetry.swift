@@ -4,10 +4,11 @@ import Runtime
 /// failing over, a lost connection), with growing pauses, for as long as its caller still waits: the work is
 /// retried where it is, not sent back to the queue, so a short outage costs the client some latency instead of
 /// an error, and no command is dead-lettered for it.
-struct TransientRetry: Sendable {
-    /// The first pause; each next one doubles, up to `longestPause`.
-    static let firstPause = Duration.milliseconds(50)
-    static let longestPause = Duration.seconds(1)
+public struct TransientRetry: Sendable {
+    /// The first pause; each next one doubles, up to `longestPause` (also the pace of other waits for a transient
+    /// fault to pass, such as ServiceKit's `LostCommit`).
+    public static let firstPause = Duration.milliseconds(50)
+    public static let longestPause = Duration.seconds(1)
     /// Another try is worth starting only with this much time left after its pause.
     static let leastUsefulTime = Duration.milliseconds(50)
 

@@ -12,8 +12,6 @@ import Storage
 struct LostCommit: Sendable {
     /// How long to wait for the database to answer before the outcome is left unknown.
     static let patience = Duration.seconds(30)
-    static let firstPause = Duration.milliseconds(50)
-    static let longestPause = Duration.seconds(1)
 
     let pool: PostgresPool
     let logger: Logger
@@ -25,7 +23,7 @@ struct LostCommit: Sendable {
         logger.warning("connection lost during COMMIT; asking the database whether it committed",
                        ["txid": transactionId])
         return await Deadline.$current.withValue(nil) {
-            var pause = Self.firstPause
+            var pause = TransientRetry.firstPause
             while !giveUp.hasPassed && !Task.isCancelled {
                 do {
                     let row = try await pool.query("SELECT txid_status($1::bigint) AS status", [transactionId]).first
@@ -40,9 +38,9 @@ struct LostCommit: Sendable {
                     logger.error("the outcome of a lost COMMIT could not be read", ["txid": transactionId, "error": "\(error)"])
                     return nil
                 }
-                if let caller, caller.remaining <= pause + Self.firstPause { EarlyAnswer.current?.retryLater() }
+                if let caller, caller.remaining <= pause + TransientRetry.firstPause { EarlyAnswer.current?.retryLater() }
                 try? await Task.sleep(for: pause)
-                pause = min(pause * 2, Self.longestPause)
+                pause = min(pause * 2, TransientRetry.longestPause)
             }
             logger.error("the outcome of a lost COMMIT is still unknown", ["txid": transactionId])
             return nil

@@ -10,7 +10,7 @@ struct ClassFieldMapping: FieldMapping {
     let schema: ClassSchema
     let identity: Identity
     let loadSchema: (String) async throws -> ClassSchema?
-    /// Subqueries over classes auth owns (`_User`, `_Role`, `_Session`), asked of auth; nil where no bus is at hand
+    /// Subqueries over classes another service owns (`ServiceName.owner(ofClass:)`), asked of it; nil where no bus is at hand
     /// (tests, tools), which then answer them as over a class that does not exist here.
     var foreign: ForeignSubqueries? = nil
 

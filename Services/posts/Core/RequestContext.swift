@@ -19,7 +19,7 @@ struct RequestContext: Sendable {
     var schemas = SchemaCache()
     /// Set for a batch the client named with its request id: its writes are applied once each (`BatchHandler`).
     var once: IdempotentRequests? = nil
-    /// Where subqueries over auth's classes go, as this caller; nil where no bus is at hand.
+    /// Where subqueries over other services' classes go, as this caller; nil where no bus is at hand.
     var foreignSubqueries: ForeignSubqueries? = nil
 
     /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
