@@ -10,8 +10,8 @@ struct ClassFieldMapping: FieldMapping {
     let schema: ClassSchema
     let identity: Identity
     let loadSchema: (String) async throws -> ClassSchema?
-    /// Subqueries over classes another service owns (`ServiceName.owner(ofClass:)`), asked of it; nil where no bus is at hand
-    /// (tests, tools), which then answer them as over a class that does not exist here.
+    /// Subqueries over classes another service owns (`ServiceName.owner(ofClass:)`), asked of it; nil where no bus
+    /// is at hand (tests, tools), which then answer them as over a class that does not exist here.
     var foreign: ForeignSubqueries? = nil
 
     func column(_ name: String, alias: String, translator: WhereTranslator) throws(ParseError) -> QueryColumn? {
