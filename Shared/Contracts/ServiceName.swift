@@ -8,7 +8,7 @@ public enum ServiceName: String, Codable, Sendable, CaseIterable {
     public var deadLetterQueue: String { rawValue + ".dead" }
 
     /// The service that stores a class: auth its users, roles and sessions, cloud the jobs' statuses, posts the rest
-    /// (docs/architecture.md, "Data ownership"). The gateway routes `/classes/<name>` by it, and a service sends a
+    /// (docs/architecture.md, "Routes to services"). The gateway routes `/classes/<name>` by it, and a service sends a
     /// subquery on another's class there.
     public static func owner(ofClass className: some StringProtocol) -> ServiceName {
         if className == "_User" || className == "_Role" || className == "_Session" { return .auth }
