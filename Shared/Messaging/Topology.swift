@@ -58,8 +58,14 @@ public struct Topology: Sendable {
     /// not durable, exclusive and auto-deleted, so it disappears with the connection that declared it.
     public mutating func addPrivateEventQueue(_ name: String, exchange: String, routingKeys: [String]) {
         addEventExchange(exchange)
-        queues.append(Queue(name: name, arguments: [:], durable: false, exclusive: true, autoDelete: true))
+        addPrivateQueue(name)
         bindings += routingKeys.map { Binding(queue: name, exchange: exchange, routingKey: $0) }
+    }
+
+    /// A queue of one process's own, reached by its name only (a gateway's session evictions): not durable,
+    /// exclusive and auto-deleted, like a private event queue.
+    public mutating func addPrivateQueue(_ name: String) {
+        queues.append(Queue(name: name, arguments: [:], durable: false, exclusive: true, autoDelete: true))
     }
 
     public static func deadLetterQueue(of queue: String) -> String { queue + ".dead" }

@@ -71,13 +71,4 @@ import Testing
         #expect(BatchRequest(body: #"{"requests":"nope"}"#, mountPath: "/parse") == nil)
         #expect(BatchRequest(body: #"{"requests":[{"path":1}]}"#, mountPath: "/parse") == nil)
     }
-
-    @Test func sessionEffectsOfRoutes() {
-        #expect(SessionEffect(method: "PUT", route: "classes/_Role/r1") == .changesRoles)
-        #expect(SessionEffect(method: "POST", route: "roles") == .changesRoles)
-        #expect(SessionEffect(method: "GET", route: "roles/r1") == [])
-        #expect(SessionEffect(method: "POST", route: "logout") == .endsSessions)
-        #expect(SessionEffect(method: "DELETE", route: "classes/_Session/s1") == .endsSessions)
-        #expect(SessionEffect(method: "PUT", route: "classes/Cat/c1") == [])
-    }
 }

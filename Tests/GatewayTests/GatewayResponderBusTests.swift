@@ -76,40 +76,23 @@ import Testing
         #expect(bus.calls.isEmpty)
     }
 
-    @Test func theAnswerCarriesTheBodyItParsedWithTheOverriddenMethodForTheLayersAround() async throws {
+    @Test func theJavaScriptSDKsMethodOverrideReachesTheService() async throws {
         let bus = InMemoryBus()
         bus.serve(.posts, RESTRequest.type, RESTRequest.self) { command in
             RESTResponse(status: 200, body: #"{"method":"\#(command.payload.method)"}"#)
         }
         let responder = try Self.responder(bus)
         let request = Self.request("POST", "/parse/classes/Cat/abc", body: #"{"_method":"PUT","name":"Tom"}"#)
-        let answer = await responder.answer(request, route: responder.routePath(request.path))
-        #expect(answer.response.status == 200)
-        #expect(String(decoding: answer.response.body, as: UTF8.self) == #"{"method":"PUT"}"#)
-        #expect(answer.method == "PUT")
-        #expect(answer.body?.fields == ["name": .string("Tom")])
-        #expect(answer.batch?.transactional == nil)   // nil: no batch
-    }
-
-    @Test func aBatchIsReadOnceAndHandedBackWithItsItems() async throws {
-        let bus = InMemoryBus()
-        bus.serve(.posts, RESTRequest.type, RESTRequest.self) { _ in RESTResponse(status: 200, body: "[]") }
-        let responder = try Self.responder(bus)
-        let request = Self.request("POST", "/parse/batch", body: #"""
-            {"requests":[{"method":"PUT","path":"/parse/classes/_User/u1","body":{"a":1}},
-                         {"method":"DELETE","path":"/parse/sessions/s1"}]}
-            """#)
-        let answer = await responder.answer(request, route: "batch")
-        let batch = try #require(answer.batch)
-        #expect(batch.items.map(\.route) == ["classes/_User/u1", "sessions/s1"])
-        #expect(batch.items.map(\.method) == ["PUT", "DELETE"])
+        let response = await responder.respond(to: request)
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"method":"PUT"}"#)
     }
 
     @Test func aRouteOutsideTheMountIsAnsweredWithoutReadingTheBodyOrCalling() async throws {
         let bus = InMemoryBus()
-        let answer = await (try Self.responder(bus)).answer(Self.request("POST", "/elsewhere", body: "{not json"), route: nil)
-        #expect(answer.response.status == 404)
-        #expect(answer.body?.envelope == nil)   // nil: the body was not read
+        let response = await (try Self.responder(bus)).respond(to: Self.request("POST", "/elsewhere", body: "{not json"),
+                                                               route: nil)
+        #expect(response.status == 404)
         #expect(bus.calls.isEmpty)
     }
 }

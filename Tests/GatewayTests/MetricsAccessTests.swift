@@ -15,10 +15,8 @@ import Testing
         ]))
         let logger = Logger(service: "gateway-test", level: .error)
         let client = RPCClient(url: configuration.amqpURL, name: "gateway-test", eventExchange: "test.events", logger: logger)
-        let sessions = AuthSessionResolver(client: client, configuration: configuration, cacheTimeToLive: .zero, logger: logger)
         return InstrumentedResponder(
-            inner: SessionAwareResponder(inner: GatewayResponder(configuration: configuration, client: client, logger: logger),
-                                         resolver: sessions),
+            inner: GatewayResponder(configuration: configuration, client: client, logger: logger),
             metrics: metrics ? GatewayMetrics() : nil, requestCounts: nil, masterKey: configuration.masterKey,
             queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
     }

@@ -6,7 +6,8 @@ import Storage
 import Runtime
 
 /// The events the auth service publishes, always from inside the transaction that makes the change.
-/// `session.revoked` is what gateways listen to, to drop a cached session at once.
+/// Revocations and role changes are also gathered for the gateways' session caches (`SessionEvictions`), which
+/// hear of them before the request is answered.
 enum AuthEvents {
     static let source = "parse/auth"
 
@@ -27,12 +28,14 @@ enum AuthEvents {
     }
 
     static func sessionRevoked(_ sessionId: String, userId: String, reason: String, on connection: PostgresConnection) async throws {
+        SessionEvictions.current?.sessionRevoked(userId: userId)
         try await add("session.revoked", subject: sessionId,
                       SessionRevoked(sessionId: sessionId, userId: userId, reason: reason), on: connection)
     }
 
     /// A role's membership or existence changed: the roles resolved for cached sessions may be out of date.
     static func roleChanged(_ roleId: String, change: String, on connection: PostgresConnection) async throws {
+        SessionEvictions.current?.rolesChanged()
         try await add("role.changed", subject: roleId, RoleChanged(roleId: roleId, change: change), on: connection)
     }
 

@@ -6,8 +6,9 @@ import ServiceKit
 import Storage
 
 /// The `auth` service: users, sessions and roles (see docs/architecture.md). Besides the REST routes it answers
-/// `session.resolve.v1`, with which gateways turn a session token into the identity commands carry, and
-/// `users.lookup.v1`, with which posts resolves `include` of `_User` pointers.
+/// `session.resolve.v1`, with which gateways turn a session token into the identity commands carry,
+/// `session.cache.lease.v1`, with which they may cache it (`SessionEvictionAnnouncer`), and `users.lookup.v1`, with
+/// which posts resolves `include` of `_User` pointers.
 public enum AuthService: BuildableService {
     public static let name = ServiceName.auth
 
@@ -28,7 +29,7 @@ public enum AuthService: BuildableService {
     public static let migrations: [Migration] = [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
                              PasswordPolicyMigration.migration, EmailTokenMigration.migration,
                              IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration,
-                             CacheGenerations.migration(version: 8)]
+                             CacheGenerations.migration(version: 8), SessionCacheLeases.migration]
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
@@ -42,22 +43,30 @@ public enum AuthService: BuildableService {
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
+        let leases = SessionCacheLeases(pool: pool)
+        let evictions = SessionEvictionAnnouncer(leases: leases, calls: bus, logger: logger)
         handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
         CacheGenerations.register(&handlers.router, pool: pool)
         handlers.router.register(RESTRequest.type, RESTRequest.self) { command, logger in
-            try await cloud.withCurrentRegistrations {
-                try await once.handle(command) {
-                    do {
-                        return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud, calls: bus,
-                                                                   requestTimeout: configuration.service.requestTimeout))
-                    } catch let error as PostgresError where !error.isConnectionFailure {
-                        // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words for the log.
-                        guard let answer = error.queryError else { throw error }
-                        logger.info("request refused by PostgreSQL", ["error": "\(error)"])
-                        throw answer
+            try await evictions.announcing(requestId: command.requestId) {
+                try await cloud.withCurrentRegistrations {
+                    try await once.handle(command) {
+                        do {
+                            return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud, calls: bus,
+                                                                       requestTimeout: configuration.service.requestTimeout))
+                        } catch let error as PostgresError where !error.isConnectionFailure {
+                            // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words
+                            // for the log.
+                            guard let answer = error.queryError else { throw error }
+                            logger.info("request refused by PostgreSQL", ["error": "\(error)"])
+                            throw answer
+                        }
                     }
                 }
             }
+        }
+        handlers.router.register(SessionCacheLease.type, SessionCacheLease.self) { command, _ in
+            try await leases.grant(command.payload)
         }
         handlers.router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
             try await resolver.resolve(command)

@@ -20,11 +20,3 @@ extension GatewayResponder: HTTPStreamingResponder {
                              serverURL: serverURL(for: head))
     }
 }
-
-extension SessionAwareResponder: HTTPStreamingResponder {
-    func streamsBody(of head: HTTPRequest) -> Bool { inner.streamsBody(of: head) }
-
-    func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        await inner.respond(to: head, body: body)
-    }
-}

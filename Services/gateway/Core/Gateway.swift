@@ -37,10 +37,8 @@ public final class Gateway: Sendable {
         requestCounts = RequestCountReporter(counter: counter, client: client, interval: configuration.requestCountInterval,
                                              timeout: configuration.requestTimeout, logger: logger)
         let api = InstrumentedResponder(
-            inner: SessionAwareResponder(
-                inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
-                                        rateLimiter: rateLimiter, logger: logger),
-                resolver: sessions),
+            inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
+                                    rateLimiter: rateLimiter, logger: logger),
             metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, requestCounts: counter,
             masterKey: configuration.masterKey, queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
         MetricsSwitch.set(configuration.metricsEnabled)

@@ -59,32 +59,29 @@ struct GatewayResponder: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        await answer(request, route: routePath(request.path)).response
+        await respond(to: request, route: routePath(request.path))
     }
 
     /// `route`: `routePath(request.path)`, decided once by the outermost responder for every layer.
-    func answer(_ request: HTTPRequest, route: String?) async -> GatewayAnswer {
+    func respond(to request: HTTPRequest, route: String?) async -> HTTPResponse {
         let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
         let started = ContinuousClock.now
         // The trace only feeds the debug line: without it, no trace is made or carried.
         let trace = log.level == .debug ? CommandTrace() : nil
-        var answer = GatewayAnswer(response: HTTPResponse(status: 0), method: request.method)
-        if let route {
+        let response = if let route {
             await CommandTrace.$current.withValue(trace) {
-                answer.response = await dispatch(request, path: route, requestId: requestId, log: log, answer: &answer)
+                await dispatch(request, path: route, requestId: requestId, log: log)
             }
         } else {
-            answer.response = ParseResponses.unknownRoute(request.method, request.path)
+            ParseResponses.unknownRoute(request.method, request.path)
         }
         log.debug("request", ["http.method": request.method, "http.path": request.path, "msg.type": trace?.summary ?? "-",
-                              "http.status": String(answer.response.status), "duration_ms": started.millisecondsElapsedText])
-        return answer
+                              "http.status": String(response.status), "duration_ms": started.millisecondsElapsedText])
+        return response
     }
 
-    /// Fills `answer` with what it learned of the body on the way, for the layers around it.
-    private func dispatch(_ request: HTTPRequest, path: String, requestId: String, log: Logger,
-                          answer: inout GatewayAnswer) async -> HTTPResponse {
+    private func dispatch(_ request: HTTPRequest, path: String, requestId: String, log: Logger) async -> HTTPResponse {
         if path == "health/ready" && request.method == "GET" {
             let report = await readiness.check(requestId: requestId)
             let body = (try? JSONEncoder.sorted.encode(report)).map(Array.init) ?? []
@@ -106,7 +103,6 @@ struct GatewayResponder: HTTPResponder {
         } catch {
             return ParseResponses.error(error)
         }
-        answer.body = body
         let credentials = RequestCredentials(headers: request.headers, bodyFields: body.envelope)
         guard case .allowed(var identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return ParseResponses.unauthorized
@@ -132,14 +128,12 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
-        answer.method = method
         if rateLimiter.isEnabled, let refused = await rateLimiter.refusal(method: method, path: path, identity: identity,
                                                                           remoteAddress: request.remoteAddress) {
             return refused
         }
         if path == "batch", method == "POST",
            let batch = BatchRequest(fields: body.fields, mountPath: configuration.mountPath) {
-            answer.batch = batch
             let limit = configuration.batchRequestLimit
             if limit > -1, !identity.isMaster, batch.items.count > limit {
                 return ParseResponses.error(ParseError(.invalidJSON, "Batch request contains \(batch.items.count) "

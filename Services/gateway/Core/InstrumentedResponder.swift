@@ -14,13 +14,13 @@ import MetricsHTTP
 final class InstrumentedResponder: HTTPStreamingResponder {
     static let path = "/metrics"
 
-    let inner: SessionAwareResponder
+    let inner: GatewayResponder
     let metrics: GatewayMetrics?
     let requestCounts: RequestCounter?
     let masterKey: String?
     let queueDepths: DeadLetterQueues
 
-    init(inner: SessionAwareResponder, metrics: GatewayMetrics?, requestCounts: RequestCounter?, masterKey: String?,
+    init(inner: GatewayResponder, metrics: GatewayMetrics?, requestCounts: RequestCounter?, masterKey: String?,
          queueDepths: DeadLetterQueues) {
         self.inner = inner
         self.metrics = metrics
@@ -32,21 +32,21 @@ final class InstrumentedResponder: HTTPStreamingResponder {
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         if metrics != nil, request.path == Self.path { return nil }
         guard let response = inner.immediateResponse(to: request) else { return nil }
-        record(request, route: inner.inner.routePath(request.path), response, seconds: nil)
+        record(request, route: inner.routePath(request.path), response, seconds: nil)
         return response
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         if metrics != nil, request.path == Self.path { return await metricsPage(request) }
         // Decided once here for the layers inside and for the counts.
-        let route = inner.inner.routePath(request.path)
+        let route = inner.routePath(request.path)
         return await measured(request, route: route) { await inner.respond(to: request, route: route) }
     }
 
     func streamsBody(of head: HTTPRequest) -> Bool { inner.streamsBody(of: head) }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        await measured(head, route: inner.inner.routePath(head.path)) { await inner.respond(to: head, body: body) }
+        await measured(head, route: inner.routePath(head.path)) { await inner.respond(to: head, body: body) }
     }
 
     private func measured(_ request: HTTPRequest, route: String?, _ answer: () async -> HTTPResponse) async -> HTTPResponse {

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// Read-your-writes over the gateways' session caches: once a logout or a role change is answered through one
+    /// gateway, a second gateway that cached the session (for ten minutes here) answers with the change at once.
+    /// Each test runs 200 rounds, with a second auth process beside the stack's so either may answer the change.
+    @Suite struct SessionCoherence {
+        /// The second gateway's address, its port next to the stack's.
+        private static func withSecondGateway(_ body: (String) async throws -> Void) async throws {
+            let port = try #require(Int(TestStack.environment["PORT"] ?? ""), "PORT is needed to start a second gateway")
+            try await ServiceReplica.with("auth") {
+                try await ServiceReplica.with("gateway", settings: ["PORT": String(port + 7),
+                                                                    "PARSE_SESSION_CACHE_TTL_MS": "600000"],
+                                              readyLine: "listening") {
+                    let second = TestStack.serverURL.replacingOccurrences(of: ":\(port)/", with: ":\(port + 7)/")
+                    // Its cache is used once its first lease is granted, shortly after it listens.
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while try await !cachesSessions(second), ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    try await body(second)
+                    // Without this the rounds could pass with no cache at all.
+                    #expect(try await cachesSessions(second), "the second gateway did not cache sessions")
+                }
+            }
+        }
+
+        /// Whether `gateway` answers from its cache: a session it resolved still answers there after it was removed
+        /// from the database behind its back (no eviction).
+        private static func cachesSessions(_ gateway: String) async throws -> Bool {
+            let user = try await AuthAPI.signUp("cached")
+            guard try await AuthAPI.send("GET", "/users/me", token: user.token, base: gateway).status == 200 else {
+                return false
+            }
+            try AuthAPI.authDatabase("DELETE FROM sessions WHERE user_id = '\(user.id)'")
+            return try await AuthAPI.send("GET", "/users/me", token: user.token, base: gateway).status == 200
+        }
+
+        private static func pointer(_ className: String, _ id: String) -> [String: Any] {
+            ["__type": "Pointer", "className": className, "objectId": id]
+        }
+
+        @Test func aLogoutEndsTheSessionOnEveryGatewayBeforeItIsAnswered() async throws {
+            try await Self.withSecondGateway { second in
+                let user = try await AuthAPI.signUp("twogw")
+                var misses: [String] = []
+                for round in 0..<200 {
+                    let created = try await AuthAPI.send("POST", "/sessions", [:], token: user.token)
+                    let token = try #require(created.json?["sessionToken"] as? String, "session: \(created.text)")
+                    let before = try await AuthAPI.send("GET", "/users/me", token: token, base: second)
+                    if before.status != 200 { misses.append("round \(round) before: \(before.status) \(before.text)") }
+                    // Alternately through the first gateway and through the second.
+                    let logout = try await AuthAPI.send("POST", "/logout", token: token,
+                                                        base: round.isMultiple(of: 2) ? TestStack.serverURL : second)
+                    if logout.status != 200 { misses.append("round \(round) logout: \(logout.status) \(logout.text)") }
+                    let after = try await AuthAPI.send("GET", "/users/me", token: token, base: second)
+                    if AuthAPI.error(after).0 != 209 { misses.append("round \(round) after: \(after.status) \(after.text)") }
+                }
+                #expect(misses.count == 0, "misses: \(misses.prefix(5))")
+            }
+        }
+
+        @Test func aRoleChangeAppliesOnEveryGatewayBeforeItIsAnswered() async throws {
+            try await Self.withSecondGateway { second in
+                let user = try await AuthAPI.signUp("rolegw")
+                let roleName = "Members_\(UUID().uuidString.prefix(8))"
+                let created = try await AuthAPI.send("POST", "/roles", ["name": roleName, "ACL": ["*": ["read": true]]],
+                                                     master: true)
+                let roleId = try #require(created.json?["objectId"] as? String, "role: \(created.text)")
+                let cls = PostsHTTP.uniqueClass("MembersOnly")
+                let object = try await PostsHTTP.create(cls, ["ACL": ["role:\(roleName)": ["read": true]]], master: true)
+                let members = Self.pointer("_User", user.id)
+                var misses: [String] = []
+                for round in 0..<200 {
+                    let added = try await AuthAPI.send("PUT", "/roles/\(roleId)",
+                                                       ["users": ["__op": "AddRelation", "objects": [members]]], master: true)
+                    if added.status != 200 { misses.append("round \(round) add: \(added.status) \(added.text)") }
+                    let read = try await AuthAPI.send("GET", "/classes/\(cls)/\(object)", token: user.token, base: second)
+                    if read.status != 200 { misses.append("round \(round) as a member: \(read.status) \(read.text)") }
+                    let removed = try await AuthAPI.send("PUT", "/roles/\(roleId)",
+                                                         ["users": ["__op": "RemoveRelation", "objects": [members]]],
+                                                         master: true)
+                    if removed.status != 200 { misses.append("round \(round) remove: \(removed.status) \(removed.text)") }
+                    let refused = try await AuthAPI.send("GET", "/classes/\(cls)/\(object)", token: user.token, base: second)
+                    if refused.status != 404 { misses.append("round \(round) as a non-member: \(refused.status) \(refused.text)") }
+                }
+                #expect(misses.count == 0, "misses: \(misses.prefix(5))")
+            }
+        }
+    }
+}
