@@ -5,25 +5,31 @@ extension PostgresConnection {
     /// Throws 25P02 when COMMIT turned into a rollback because a statement inside failed
     /// and `body` swallowed that error.
     /// Begins with the task's `TransactionPreamble` and `TransactionCheck` when it has them, in BEGIN's round trip.
+    /// With a check but no preamble, BEGIN and the check wait for the body's first statement and go in its round
+    /// trip (`DeferredOpening`); a transaction whose body sends nothing then costs no round trip at all.
     /// When the connection is lost during COMMIT, the preamble's `outcomeOfLostCommit` tells what happened to it.
     public func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let preamble = TransactionPreamble.pending
         let check = TransactionCheck.current
         let value: T
         do {
-            if preamble != nil || check != nil {
-                let opening = [PostgresStatement("BEGIN")] + [preamble?.statement, check?.statement].compactMap { $0 }
+            if let preamble {
+                let opening = [PostgresStatement("BEGIN"), preamble.statement] + [check?.statement].compactMap { $0 }
                 let opened = try await pipeline(opening)
-                if let preamble { try preamble.inspect(opened[1]) }
-                if let check { try check.inspect(opened[opened.count - 1]) }
+                try preamble.inspect(opened[1])
+                if let check { try check.inspect(opened[2]) }
+            } else if let check {
+                deferOpening(check)
             } else {
                 _ = try await query("BEGIN")
             }
             value = try await body(self)
         } catch {
-            await rollBack()
+            // Nothing was sent when the opening still waits.
+            if takeDeferredOpening() == nil { await rollBack() }
             throw error
         }
+        if takeDeferredOpening() != nil { return value }
         let commit: PostgresResult
         do {
             commit = try await query("COMMIT")

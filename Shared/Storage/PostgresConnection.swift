@@ -19,6 +19,8 @@ public final class PostgresConnection: Sendable {
     private let checkBeforeNextStatement = Atomic<Bool>(false)
     private let reconnections = Atomic<Int>(0)
     private let largeMessageFlag = Atomic<Bool>(false)
+    /// BEGIN and its check, held back by `transaction` until the body's first statement (`DeferredOpening`).
+    private let deferredOpening = Mutex<TransactionCheck?>(nil)
 
     /// Whether a message of the session carried megabytes (`LibPQSession.carriedLargeMessage`): libpq keeps
     /// buffers that size until the connection closes, so a pool closes it when it comes back.
@@ -50,6 +52,9 @@ public final class PostgresConnection: Sendable {
     /// `nil` parameters are SQL NULL. Parameters are `$1`, `$2`...; add a cast (`$1::bigint`) where
     /// PostgreSQL cannot infer a type.
     public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> PostgresResult {
+        if let check = takeDeferredOpening() {
+            return try await open(with: check, then: [PostgresStatement(sql, parameters)])[0]
+        }
         let texts = parameters.map { $0?.postgresText }
         return try await onQueue { try $0.query(sql, texts) }
     }
@@ -58,11 +63,13 @@ public final class PostgresConnection: Sendable {
     /// failing statement's error, the statements after it not run. Inside a transaction, a failure leaves it to be
     /// rolled back as usual; outside one, the statements sent together are one implicit transaction: all or none.
     public func pipeline(_ statements: [PostgresStatement]) async throws -> [PostgresResult] {
-        try await onQueue { try $0.pipeline(statements) }
+        if let check = takeDeferredOpening() { return try await open(with: check, then: statements) }
+        return try await onQueue { try $0.pipeline(statements) }
     }
 
     /// The same, with `PostgresBinary` parameters sent as bytes instead of hex text (for large bytea values).
     public func query(_ sql: String, binary parameters: [(any PostgresBindable)?]) async throws -> PostgresResult {
+        try await sendDeferredOpening()
         let values = parameters.map(PostgresParameter.init)
         guard case .rows(let result) = try await onQueue({ try $0.query(sql, values, binaryResults: false) }) else {
             preconditionFailure("a text query answers rows")
@@ -74,6 +81,7 @@ public final class PostgresConnection: Sendable {
     /// without the hex text twice their size; `PostgresBinary.integer` reads integers. Parameters as in
     /// `query(_:binary:)`.
     public func binaryRows(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> [[[UInt8]?]] {
+        try await sendDeferredOpening()
         let values = parameters.map(PostgresParameter.init)
         guard case .binaryRows(let rows) = try await onQueue({ try $0.query(sql, values, binaryResults: true) })
         else { preconditionFailure("a binary query answers binary rows") }
@@ -83,7 +91,50 @@ public final class PostgresConnection: Sendable {
     /// Several statements without parameters (simple protocol), for migrations only.
     /// Without an explicit transaction they run as one implicit transaction.
     public func execute(script: String) async throws {
+        try await sendDeferredOpening()
         _ = try await onQueue { try $0.executeScript(script) }
+    }
+
+    /// `transaction` begins with a check and no preamble: BEGIN and the check wait for the first statement.
+    func deferOpening(_ check: TransactionCheck) {
+        deferredOpening.withLock { $0 = check }
+    }
+
+    /// The opening still waiting, taken (so it goes once): nil when it was sent or there was none.
+    func takeDeferredOpening() -> TransactionCheck? {
+        deferredOpening.withLock { opening in
+            defer { opening = nil }
+            return opening
+        }
+    }
+
+    /// BEGIN and `check`, then `statements`, in one round trip; the check's verdict comes before their results,
+    /// and before their errors too: a statement that failed may have been decided with what the check refuses.
+    /// A prepared statement the server finds stale (its tables changed shape) aborted the new transaction: it is
+    /// begun again, with the statement now sent unprepared.
+    private func open(with check: TransactionCheck, then statements: [PostgresStatement]) async throws -> [PostgresResult] {
+        let all = [PostgresStatement("BEGIN"), check.statement] + statements
+        let results: [PostgresResult]
+        do {
+            do {
+                results = try await onQueue { try $0.pipeline(all) }
+            } catch let error as PostgresError where error.isStalePreparedStatement {
+                await rollBack()
+                results = try await onQueue { try $0.pipeline(all) }
+            }
+        } catch let error as PostgresError where !error.isConnectionFailure {
+            await rollBack()
+            let verdict = try await onQueue { try $0.query(check.statement.sql, check.statement.parameters) }
+            try check.inspect(verdict)
+            throw error
+        }
+        try check.inspect(results[1])
+        return Array(results[2...])
+    }
+
+    /// Sends a waiting opening by itself, before a statement that cannot go in a pipeline.
+    private func sendDeferredOpening() async throws {
+        if let check = takeDeferredOpening() { _ = try await open(with: check, then: []) }
     }
 
     /// False once the server connection is lost or closed; a pool reconnects such a connection.
