@@ -148,5 +148,45 @@ extension IntegrationSuite {
             let stored = PostsHTTP.results(try await PostsHTTP.find(className, ["where": #"{"n":1}"#], master: true))
             #expect(stored.count == 1, "\(stored)")
         }
+
+        /// The same for a vote: the COMMIT of the counter's update meets the stop. Applying a ballot again answers
+        /// what it got the first time, so posts runs the batch again like after any lost connection.
+        @Test func aVoteWhoseCounterCommitTheStopCutsIsAnswered503AndItsRetryCountsOnce() async throws {
+            let className = PostsHTTP.uniqueClass("CutVote")
+            let cat = try await PostsHTTP.create(className, ["votes": 0], master: true)
+            let table = #"classes.\""# + className + #"\""#
+            let prefix = className.lowercased()
+            _ = try VotesAPI.sql("parse_posts", "CREATE SEQUENCE \(prefix)_commits")
+            _ = try VotesAPI.sql("parse_posts", """
+                CREATE FUNCTION \(prefix)_slow_commit() RETURNS trigger LANGUAGE plpgsql AS '
+                BEGIN IF nextval(''\(prefix)_commits'') = 1 THEN PERFORM pg_sleep(10); END IF; RETURN NULL; END'
+                """)
+            _ = try VotesAPI.sql("parse_posts", """
+                CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON \(table) DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION \(prefix)_slow_commit()
+                """)
+            let requestId = "cut-vote-\(className)"
+            let vote: @Sendable () async throws -> Reply = { try await VotesAPI.increment(className, cat, requestId: requestId) }
+            let cut = Task { try await vote() }
+            try await Task.sleep(for: .milliseconds(700))
+            var first: Reply?
+            try await TestStack.while(["postgres", "stop"], restartWith: ["postgres", "start"]) {
+                first = try await cut.value
+            }
+            let reply = try #require(first)
+            #expect(reply.status == 503 && reply.header("Retry-After") != nil && reply.json?["code"] as? Int == 100,
+                    "\(reply.status) \(reply.text)")
+            var retried: Reply?
+            for _ in 0..<40 {
+                let reply = try await vote()
+                if reply.status == 200 { retried = reply; break }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            #expect(retried != nil, "the retry never counted the vote")
+            let ledger = try await VotesAPI.ledger(className, cat)
+            #expect(ledger.applied == 1 && ledger.sum == 1, "\(ledger)")
+            let stored = try await PostsHTTP.send("GET", "/classes/\(className)/\(cat)", master: true)
+            #expect(stored.json?["votes"] as? Int == 1, "\(stored.text)")
+        }
 }
 }

@@ -27,6 +27,13 @@ actor BallotBatcher {
     private struct Waiting: Sendable {
         var saga: VoteSaga
         var continuations: [CheckedContinuation<Answer, any Error>]
+        /// The earliest deadline of the requests waiting (nil: none has one).
+        var deadline: Deadline?
+
+        mutating func waits(until other: Deadline?) {
+            guard let other else { return }
+            deadline = deadline.map { min($0, other) } ?? other
+        }
 
         /// Runs one step of the saga and tells the voters what it says; `error` is a failure's cause.
         mutating func step(_ error: any Error = BatchError.noOutcome, _ transition: (inout VoteSaga) -> VoteSaga.Reply) {
@@ -80,11 +87,14 @@ actor BallotBatcher {
     /// Records `ballot` (unless `recorded`: it is in the ledger, pending) and applies it. Throws when the ledger or
     /// `posts` could not be reached: a recorded ballot stays pending and a retry or the recovery completes it.
     func submit(_ ballot: Ballot, recorded: Bool) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
+        let deadline = Deadline.current
+        return try await withCheckedThrowingContinuation { continuation in
             if let index = waiting.firstIndex(where: { $0.saga.ballot.ballotId == ballot.ballotId }) {
                 waiting[index].continuations.append(continuation)
+                waiting[index].waits(until: deadline)
             } else {
-                waiting.append(Waiting(saga: VoteSaga(ballot, recorded: recorded), continuations: [continuation]))
+                waiting.append(Waiting(saga: VoteSaga(ballot, recorded: recorded), continuations: [continuation],
+                                       deadline: deadline))
             }
             if rounds < maxRounds {
                 rounds += 1
@@ -127,9 +137,12 @@ actor BallotBatcher {
         var sent = batch.filter(\.saga.goesToPosts)
         guard !sent.isEmpty else { return nil }
         let ballots = sent.map(\.saga.ballot)
+        // posts answers before the earliest voter stops waiting: a database it cannot reach until then is a 503
+        // that voter can retry, not a time-out whose outcome it cannot know.
+        let earliest = sent.compactMap(\.deadline).min()
         let results: [BallotResult]
         do {
-            results = try await send(ballots).outcomes
+            results = try await Deadline.$current.withValue(earliest) { try await send(ballots).outcomes }
         } catch let error as ParseError where error.code != .timeout && error.code != .connectionFailed {
             // A refusal of the whole command is every ballot's final answer.
             results = ballots.map { .init(ballotId: $0.ballotId, error: error) }

@@ -38,10 +38,16 @@ struct ApplyBallotsHandler: Sendable {
         }
         let byClass = Dictionary(grouping: batch.groups, by: \.className)
         do {
-            return try await apply(byClass)
-        } catch let error as PostgresError where error.sqlState == "42703" || error.sqlState == "42P01" {
-            for className in byClass.keys { schemas.remove(className) }
-            return try await apply(byClass)
+            do {
+                return try await apply(byClass)
+            } catch let error as PostgresError where error.sqlState == "42703" || error.sqlState == "42P01" {
+                for className in byClass.keys { schemas.remove(className) }
+                return try await apply(byClass)
+            }
+        } catch let lost as CommitOutcomeUnknown {
+            // Applying a ballot again answers what it got the first time (`vote_applied`): whether the COMMIT
+            // landed or not, the batch can simply run again, as after any lost connection.
+            throw lost.cause
         }
     }
 
