@@ -55,7 +55,7 @@ public struct CloudTriggers: Sendable {
         await registry.triggers(of: className)
     }
 
-    /// Runs a request's handling so that each transaction it opens first checks, in BEGIN's round trip, that the
+    /// Runs a request's handling so that each transaction it opens first checks, with its first statement, that the
     /// trigger list it decided with is as new as the registrations' generation stored in this service's database
     /// (`CacheGenerations`); a write decided with an older list is rolled back there, the list reloaded and the
     /// handling run again, so a registration answered before the request applies to it. Reads check the same
