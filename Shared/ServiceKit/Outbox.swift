@@ -14,6 +14,7 @@ public enum Outbox {
         _ = try await connection.query(
             "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)",
             [event.id, routingKey, payload])
+        wakeRelay(afterCommitOf: connection)
     }
 
     /// The same for an event already written as CloudEvents JSON (`id` is its id), for a caller that writes many
@@ -21,12 +22,19 @@ public enum Outbox {
     public static func add(json: String, id: String, routingKey: String, on connection: PostgresConnection) async throws {
         _ = try await connection.query(
             "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)", [id, routingKey, json])
+        wakeRelay(afterCommitOf: connection)
+    }
+
+    /// Has this process's relay publish once the transaction under way on `connection` commits: for a caller that
+    /// adds its events with its own statement (`addAllSQL`). `add` does it by itself.
+    public static func wakeRelay(afterCommitOf connection: PostgresConnection) {
+        connection.afterCommit { OutboxWake.shared.signal() }
     }
 
     /// The same for a batch of events already written as JSON, as the last part of a caller's own statement
     /// (the votes ledger adds the events of a round in the statement that marks its ballots): `ids`, `routingKeys`
     /// and `payloads` name its array parameters (`$12::uuid[]`, ...), in the order the events are to leave, and only
-    /// the ids `onlyIds` (a subquery) returns are added.
+    /// the ids `onlyIds` (a subquery) returns are added. The caller then calls `wakeRelay(afterCommitOf:)`.
     public static func addAllSQL(ids: String, routingKeys: String, payloads: String, onlyIds: String) -> String {
         """
         INSERT INTO outbox (event_id, routing_key, payload)

@@ -67,7 +67,7 @@ final class OutboxRelay: Sendable {
                     logger.warning("outbox relay could not delete old published events", ["error": "\(error)"])
                 }
             }
-            try? await Task.sleep(for: .milliseconds(100))
+            await OutboxWake.shared.wait(atMost: .milliseconds(100))
         }
     }
 

@@ -11,6 +11,9 @@ extension PostgresConnection {
     public func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let preamble = TransactionPreamble.pending
         let check = TransactionCheck.current
+        var committed = false
+        beginCommitHooks()
+        defer { endCommitHooks(committed: committed) }
         let value: T
         do {
             if let preamble {
@@ -29,15 +32,19 @@ extension PostgresConnection {
             if takeDeferredOpening() == nil { await rollBack() }
             throw error
         }
-        if takeDeferredOpening() != nil { return value }
+        if takeDeferredOpening() != nil {
+            committed = true
+            return value
+        }
         let commit: PostgresResult
         do {
             commit = try await query("COMMIT")
         } catch let error as PostgresError where error.isConnectionFailure {
-            guard let committed = await preamble?.outcomeOfLostCommit?() else { throw CommitOutcomeUnknown(cause: error) }
+            guard let committedAfterAll = await preamble?.outcomeOfLostCommit?() else { throw CommitOutcomeUnknown(cause: error) }
             // Rolled back: nothing was applied, so the lost connection is a transient fault like any other.
-            guard committed else { throw error }
+            guard committedAfterAll else { throw error }
             preamble?.markCommitted()
+            committed = true
             return value
         }
         guard commit.commandTag == "COMMIT" else {
@@ -45,6 +52,7 @@ extension PostgresConnection {
                                 message: "the transaction was rolled back because a statement in it failed")
         }
         preamble?.markCommitted()
+        committed = true
         return value
     }
 }
@@ -56,6 +64,9 @@ extension PostgresConnection {
     public func pipelinedTransaction<T: Sendable>(
         _ body: @Sendable (PostgresConnection, _ opening: [PostgresStatement]) async throws -> (value: T, closing: [PostgresStatement])
     ) async throws -> T {
+        var committed = false
+        beginCommitHooks()
+        defer { endCommitHooks(committed: committed) }
         do {
             let (value, closing) = try await body(self, [PostgresStatement("BEGIN")])
             let commit: [PostgresResult]
@@ -69,6 +80,7 @@ extension PostgresConnection {
                 throw PostgresError(sqlState: PostgresError.inFailedTransaction,
                                     message: "the transaction was rolled back because a statement in it failed")
             }
+            committed = true
             return value
         } catch {
             await rollBack()

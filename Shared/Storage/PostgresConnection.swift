@@ -21,6 +21,13 @@ public final class PostgresConnection: Sendable {
     private let largeMessageFlag = Atomic<Bool>(false)
     /// BEGIN and its check, held back by `transaction` until the body's first statement (`DeferredOpening`).
     private let deferredOpening = Mutex<TransactionCheck?>(nil)
+    /// What `afterCommit` was given during the transaction under way.
+    private let commitHooks = Mutex(CommitHooks())
+
+    private struct CommitHooks {
+        var inTransaction = false
+        var work: [@Sendable () -> Void] = []
+    }
 
     /// Whether a message of the session carried megabytes (`LibPQSession.carriedLargeMessage`): libpq keeps
     /// buffers that size until the connection closes, so a pool closes it when it comes back.
@@ -93,6 +100,31 @@ public final class PostgresConnection: Sendable {
     public func execute(script: String) async throws {
         try await sendDeferredOpening()
         _ = try await onQueue { try $0.executeScript(script) }
+    }
+
+    /// Runs `work` once the transaction under way on this connection (`transaction`, `pipelinedTransaction`) has
+    /// committed, and never if it rolls back; outside one, at once. For what must not happen before the change is
+    /// visible to others, such as waking the outbox relay.
+    public func afterCommit(_ work: @escaping @Sendable () -> Void) {
+        let now = commitHooks.withLock { hooks in
+            guard hooks.inTransaction else { return true }
+            hooks.work.append(work)
+            return false
+        }
+        if now { work() }
+    }
+
+    func beginCommitHooks() {
+        commitHooks.withLock { $0 = CommitHooks(inTransaction: true) }
+    }
+
+    /// Ends the transaction's hooks, running them when it committed.
+    func endCommitHooks(committed: Bool) {
+        let work = commitHooks.withLock { hooks in
+            defer { hooks = CommitHooks() }
+            return committed ? hooks.work : []
+        }
+        work.forEach { $0() }
     }
 
     /// `transaction` begins with a check and no preamble: BEGIN and the check wait for the first statement.

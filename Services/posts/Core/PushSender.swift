@@ -55,6 +55,7 @@ final class PushSender: Sendable {
                                     message: "the push page was rolled back because a statement in it failed")
             }
             let outcome = PushPage.outcome(results[2])
+            if outcome.read > 0 { Outbox.wakeRelay(afterCommitOf: connection) }
             // Locked by another replica, or done: look for the next due job.
             if !outcome.claimed || outcome.read == 0 { current.withLock { $0 = nil } }
             return true

@@ -34,7 +34,12 @@ struct BallotLedger: Sendable {
         if let settlement { statements.append(Self.settleStatement(settlement)) }
         if !ballots.isEmpty { statements.append(Self.recordStatement(ballots)) }
         guard !statements.isEmpty else { return [:] }
-        let results = try await pool.withConnection { [statements] in try await $0.pipeline(statements) }
+        let results = try await pool.withConnection { [statements] connection in
+            let results = try await connection.pipeline(statements)
+            // Committed with the pipeline: the settled ballots' events are in the outbox now.
+            if settlement != nil { Outbox.wakeRelay(afterCommitOf: connection) }
+            return results
+        }
         guard !ballots.isEmpty, let inserted = results.last else { return [:] }
         let fresh = Set(inserted.rows.compactMap { $0["ballot_id"] })
         let others = ballots.filter { !fresh.contains($0.ballotId.lowercased()) }

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Wakes the process's outbox relay when a transaction that wrote to the outbox has committed, so its events leave
+/// at once instead of at the relay's next poll; the poll stays, for rows another process wrote and left behind.
+/// A signal with nobody waiting is kept for the next wait, so one that comes while the relay is busy is not lost.
+final class OutboxWake: Sendable {
+    static let shared = OutboxWake()
+
+    private struct State {
+        var pending = false
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    func signal() {
+        let waiters = state.withLock { state in
+            guard !state.waiters.isEmpty else {
+                state.pending = true
+                return [CheckedContinuation<Void, Never>]()
+            }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns at the next signal (at once if one came since the last wait), or after `timeout`.
+    func wait(atMost timeout: Duration) async {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+        await withCheckedContinuation { continuation in
+            let signalled = state.withLock { state in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.waiters[id] = continuation
+                return false
+            }
+            if signalled { continuation.resume() }
+        }
+        timer.cancel()
+    }
+}

@@ -1,0 +1,26 @@
+import Testing
+@testable import ServiceKit
+
+/// The relay's wait ends at a signal, keeps a signal that came while nobody waited, and otherwise ends at its timeout.
+@Suite struct OutboxWakeTests {
+    @Test func aSignalEndsTheWaitLongBeforeItsTimeout() async {
+        let wake = OutboxWake()
+        let started = ContinuousClock.now
+        async let waited: Void = wake.wait(atMost: .seconds(30))
+        try? await Task.sleep(for: .milliseconds(50))
+        wake.signal()
+        await waited
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    @Test func aSignalWithNobodyWaitingIsKeptForTheNextWaitOnly() async {
+        let wake = OutboxWake()
+        wake.signal()
+        let first = ContinuousClock.now
+        await wake.wait(atMost: .seconds(30))
+        #expect(ContinuousClock.now - first < .seconds(20))
+        let second = ContinuousClock.now
+        await wake.wait(atMost: .milliseconds(200))
+        #expect(ContinuousClock.now - second >= .milliseconds(200))
+    }
+}
