@@ -256,7 +256,9 @@ main() {
     print_metrics_cost
     echo
     echo "CPU per request, microseconds by process (the load generator's own not counted):"
-    printf '  %-42s %s\n' "pgbench -S select-only" "${CPU[pgbench-select]}" \
+    printf '  %-42s %s\n' "pgbench INSERT one row" "${CPU[pgbench-insert]}" \
+        "POST /classes/BenchCreate" "${CPU[create]}" \
+        "pgbench -S select-only" "${CPU[pgbench-select]}" \
         "floor: GET /classes/1NoSuchClass" "${CPU[floor]}" \
         "GET /classes/$CLASS/<id>, $SMALL objects" "${CPU[get-small]}" \
         "GET /classes/$CLASS/<id>, $LARGE objects" "${CPU[get-large]}"
