@@ -46,21 +46,8 @@ ensure_stack
 python3 -c 'import websockets.asyncio.server' 2>/dev/null || python3 -m pip install --user --quiet 'websockets>=13'
 
 say "creating $CATS cats in $CLASS"
-ids=()
-for ((i = 0; i < CATS; i++)); do
-    id=$(curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
-        --data '{"name":"cat","votes":0}' "$BASE/classes/$CLASS" | sed 's/.*"objectId":"\([^"]*\)".*/\1/')
-    ids+=("$id")
-done
-IDS=$(IFS=,; echo "${ids[*]}")
-
-# Its clients leave without a close frame: the tracebacks that makes are not the figures.
-python3 "$CLIENT" broadcast-server "$BASELINE_PORT" >"$WORK_DIR/baseline.out" 2>"$WORK_DIR/baseline.err" &
-BASELINE_PID=$!
-until [[ -s $WORK_DIR/baseline.out ]]; do
-    kill -0 "$BASELINE_PID" 2>/dev/null || die "the baseline server stopped"
-    sleep 0.2
-done
+IDS=$(create_objects "$CLASS" "$CATS" '{"name":"cat","votes":0}')
+start_broadcast_server "$BASELINE_PORT" "$WORK_DIR"
 
 field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2]))' "$1" "$2"; }
 

@@ -116,3 +116,26 @@ restart_with_metrics() {
         sleep 0.2
     done
 }
+
+# Creates COUNT objects of CLASS with the JSON body BODY; prints their ids, comma-separated.
+create_objects() {
+    local class=$1 count=$2 body=$3 ids=() id i
+    for ((i = 0; i < count; i++)); do
+        id=$(curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
+            --data "$body" "$BASE/classes/$class" | sed 's/.*"objectId":"\([^"]*\)".*/\1/')
+        ids+=("$id")
+    done
+    (IFS=,; echo "${ids[*]}")
+}
+
+# Starts bench/live.py's broadcast server (the LiveQuery baselines) on PORT, its output in DIR; sets BASELINE_PID.
+# Its clients leave without a close frame: the tracebacks that makes go to DIR/baseline.err, not to the figures.
+start_broadcast_server() {
+    local port=$1 dir=$2
+    python3 "$REPO_ROOT/bench/live.py" broadcast-server "$port" >"$dir/baseline.out" 2>"$dir/baseline.err" &
+    BASELINE_PID=$!
+    until [[ -s $dir/baseline.out ]]; do
+        kill -0 "$BASELINE_PID" 2>/dev/null || die "the baseline server stopped"
+        sleep 0.2
+    done
+}

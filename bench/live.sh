@@ -63,14 +63,7 @@ ulimit -n "$(ulimit -Hn)"
 LIVE_PID=$(pid_of live) || die "live is not running in $STACK_DIR"
 
 say "creating $CATS cats in $CLASS"
-ids=()
-for ((i = 0; i < CATS; i++)); do
-    id=$(curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
-        --data "{\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\",\"votes\":0}" "$BASE/classes/$CLASS" |
-        sed 's/.*"objectId":"\([^"]*\)".*/\1/')
-    ids+=("$id")
-done
-IDS=$(IFS=,; echo "${ids[*]}")
+IDS=$(create_objects "$CLASS" "$CATS" '{"name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!","votes":0}')
 
 say "1. $IDLE idle connections"
 rss_before=$(rss_mb "$LIVE_PID")
@@ -93,12 +86,7 @@ live_result=$(python3 "$CLIENT" fanout "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$RAT
 rss_fanout=$(rss_mb "$LIVE_PID")
 
 say "3. the same through a Python websockets broadcast server (baseline)"
-python3 "$CLIENT" broadcast-server "$BASELINE_PORT" >"$WORK_DIR/baseline.out" &
-BASELINE_PID=$!
-until [[ -s $WORK_DIR/baseline.out ]]; do
-    kill -0 "$BASELINE_PID" 2>/dev/null || die "the baseline server stopped"
-    sleep 0.2
-done
+start_broadcast_server "$BASELINE_PORT" "$WORK_DIR"
 baseline_result=$(python3 "$CLIENT" fanout "ws://127.0.0.1:$BASELINE_PORT/" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" \
     "$BASE" "$APP_ID" "$IDS" "ws://127.0.0.1:$BASELINE_PORT/control")
 kill "$BASELINE_PID" 2>/dev/null || true

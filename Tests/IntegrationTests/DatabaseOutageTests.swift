@@ -18,7 +18,7 @@ extension IntegrationSuite {
             func created(_ number: Int, id: String) { acknowledgedCreates[number] = id }
             func voted() { acknowledgedVotes += 1 }
             func refused(_ reply: Reply) {
-                if reply.status == 503 && reply.header("Retry-After") != nil && reply.json?["code"] as? Int == 100 {
+                if DatabaseOutage.isUnavailable(reply) {
                     unavailable += 1
                 } else {
                     unexpected.append("\(reply.status) \(reply.header("Retry-After") ?? "-") \(reply.text)")
@@ -111,40 +111,54 @@ extension IntegrationSuite {
         /// A create waits at its COMMIT (in a deferred trigger) when PostgreSQL stops: its connection is lost during
         /// the COMMIT. It is answered 503 with `Retry-After` within the request's deadline (it cannot be known before
         /// the database is back whether it committed), and its retry with the same request id stores it once.
-        @Test func aCreateWhoseCommitTheStopCutsIsAnswered503AndItsRetryStoresItOnce() async throws {
-            let className = PostsHTTP.uniqueClass("CutCommit")
-            _ = try await PostsHTTP.create(className, ["n": 0], master: true)
+        /// Makes the first COMMIT that wrote (`event`: INSERT or UPDATE) a row of `className` wait 10 s on a
+        /// deferred trigger, so the database's stop can cut it.
+        static func delayFirstCommit(of className: String, after event: String) throws {
             let table = #"classes.\""# + className + #"\""#
-            _ = try VotesAPI.sql("parse_posts", "CREATE SEQUENCE \(className.lowercased())_commits")
+            let prefix = className.lowercased()
+            _ = try VotesAPI.sql("parse_posts", "CREATE SEQUENCE \(prefix)_commits")
             _ = try VotesAPI.sql("parse_posts", """
-                CREATE FUNCTION \(className.lowercased())_slow_commit() RETURNS trigger LANGUAGE plpgsql AS '
-                BEGIN IF nextval(''\(className.lowercased())_commits'') = 1 THEN PERFORM pg_sleep(10); END IF; RETURN NULL; END'
+                CREATE FUNCTION \(prefix)_slow_commit() RETURNS trigger LANGUAGE plpgsql AS '
+                BEGIN IF nextval(''\(prefix)_commits'') = 1 THEN PERFORM pg_sleep(10); END IF; RETURN NULL; END'
                 """)
             _ = try VotesAPI.sql("parse_posts", """
-                CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON \(table) DEFERRABLE INITIALLY DEFERRED
-                FOR EACH ROW EXECUTE FUNCTION \(className.lowercased())_slow_commit()
+                CREATE CONSTRAINT TRIGGER slow_commit AFTER \(event) ON \(table) DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION \(prefix)_slow_commit()
                 """)
-            let requestId = "cut-commit-\(className)"
-            let create: @Sendable () async throws -> Reply = {
-                try await PostsHTTP.send("POST", "/classes/\(className)", ["n": 1], master: true,
-                                         headers: ["X-Parse-Request-Id": requestId])
-            }
-            let cut = Task { try await create() }
+        }
+
+        /// `write`'s answer when the database stops while its COMMIT waits, and the answer of its first retry (same
+        /// request id) that succeeds once the database is back.
+        static func cutThenRetried(_ write: @escaping @Sendable () async throws -> Reply) async throws -> (cut: Reply, retried: Reply?) {
+            let cut = Task { try await write() }
             try await Task.sleep(for: .milliseconds(700))
             var first: Reply?
             try await TestStack.while(["postgres", "stop"], restartWith: ["postgres", "start"]) {
                 first = try await cut.value
             }
-            let reply = try #require(first)
-            #expect(reply.status == 503 && reply.header("Retry-After") != nil && reply.json?["code"] as? Int == 100,
-                    "\(reply.status) \(reply.text)")
-            var retried: Reply?
             for _ in 0..<40 {
-                let reply = try await create()
-                if reply.status == 201 { retried = reply; break }
+                let reply = try await write()
+                if (200..<300).contains(reply.status) { return (try #require(first), reply) }
                 try await Task.sleep(for: .milliseconds(250))
             }
-            #expect(retried != nil, "the retry never stored the create")
+            return (try #require(first), nil)
+        }
+
+        static func isUnavailable(_ reply: Reply) -> Bool {
+            reply.status == 503 && reply.header("Retry-After") != nil && reply.json?["code"] as? Int == 100
+        }
+
+        @Test func aCreateWhoseCommitTheStopCutsIsAnswered503AndItsRetryStoresItOnce() async throws {
+            let className = PostsHTTP.uniqueClass("CutCommit")
+            _ = try await PostsHTTP.create(className, ["n": 0], master: true)
+            try Self.delayFirstCommit(of: className, after: "INSERT")
+            let requestId = "cut-commit-\(className)"
+            let (cut, retried) = try await Self.cutThenRetried {
+                try await PostsHTTP.send("POST", "/classes/\(className)", ["n": 1], master: true,
+                                         headers: ["X-Parse-Request-Id": requestId])
+            }
+            #expect(Self.isUnavailable(cut), "\(cut.status) \(cut.text)")
+            #expect(retried?.status == 201, "the retry never stored the create")
             let stored = PostsHTTP.results(try await PostsHTTP.find(className, ["where": #"{"n":1}"#], master: true))
             #expect(stored.count == 1, "\(stored)")
         }
@@ -154,35 +168,13 @@ extension IntegrationSuite {
         @Test func aVoteWhoseCounterCommitTheStopCutsIsAnswered503AndItsRetryCountsOnce() async throws {
             let className = PostsHTTP.uniqueClass("CutVote")
             let cat = try await PostsHTTP.create(className, ["votes": 0], master: true)
-            let table = #"classes.\""# + className + #"\""#
-            let prefix = className.lowercased()
-            _ = try VotesAPI.sql("parse_posts", "CREATE SEQUENCE \(prefix)_commits")
-            _ = try VotesAPI.sql("parse_posts", """
-                CREATE FUNCTION \(prefix)_slow_commit() RETURNS trigger LANGUAGE plpgsql AS '
-                BEGIN IF nextval(''\(prefix)_commits'') = 1 THEN PERFORM pg_sleep(10); END IF; RETURN NULL; END'
-                """)
-            _ = try VotesAPI.sql("parse_posts", """
-                CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON \(table) DEFERRABLE INITIALLY DEFERRED
-                FOR EACH ROW EXECUTE FUNCTION \(prefix)_slow_commit()
-                """)
+            try Self.delayFirstCommit(of: className, after: "UPDATE")
             let requestId = "cut-vote-\(className)"
-            let vote: @Sendable () async throws -> Reply = { try await VotesAPI.increment(className, cat, requestId: requestId) }
-            let cut = Task { try await vote() }
-            try await Task.sleep(for: .milliseconds(700))
-            var first: Reply?
-            try await TestStack.while(["postgres", "stop"], restartWith: ["postgres", "start"]) {
-                first = try await cut.value
+            let (cut, retried) = try await Self.cutThenRetried {
+                try await VotesAPI.increment(className, cat, requestId: requestId)
             }
-            let reply = try #require(first)
-            #expect(reply.status == 503 && reply.header("Retry-After") != nil && reply.json?["code"] as? Int == 100,
-                    "\(reply.status) \(reply.text)")
-            var retried: Reply?
-            for _ in 0..<40 {
-                let reply = try await vote()
-                if reply.status == 200 { retried = reply; break }
-                try await Task.sleep(for: .milliseconds(250))
-            }
-            #expect(retried != nil, "the retry never counted the vote")
+            #expect(Self.isUnavailable(cut), "\(cut.status) \(cut.text)")
+            #expect(retried?.status == 200, "the retry never counted the vote")
             let ledger = try await VotesAPI.ledger(className, cat)
             #expect(ledger.applied == 1 && ledger.sum == 1, "\(ledger)")
             let stored = try await PostsHTTP.send("GET", "/classes/\(className)/\(cat)", master: true)
