@@ -54,15 +54,9 @@ struct BatchDispatcher: Sendable {
                                                safeToRunTwice: request.method == "GET")
             }
             return answer.batchItem
-        } catch let error as ParseError {
-            return Self.error(error)
-        } catch let error as MessagingError {
-            logger.warning("batch sub-request failed", ["error": error.description])
-            let isRead = if case .call(_, let request) = step { request.method == "GET" } else { false }
-            return Self.error(isRead ? error.parseError : error.parseErrorForWrite)
         } catch {
-            logger.error("batch sub-request failed", ["error": "\(error)"])
-            return Self.error(.internalError)
+            let isRead = if case .call(_, let request) = step { request.method == "GET" } else { false }
+            return Self.error(CallFailure.parseError(error, write: !isRead, call: "batch sub-request", logger: logger))
         }
     }
 

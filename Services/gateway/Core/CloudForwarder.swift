@@ -73,14 +73,8 @@ struct CloudForwarder: Sendable {
                                                                      safeToRunTwice: false)
                 return ParseResponses.json(200, "{}", extra: [("X-Parse-Job-Status-Id", started.jobStatusId)])
             }
-        } catch let error as ParseError {
-            return ParseResponses.error(error)
-        } catch let error as MessagingError {
-            logger.warning("cloud call failed", ["error": error.description])
-            return ParseResponses.error(error.parseErrorForWrite)
         } catch {
-            logger.error("cloud call failed", ["error": "\(error)"])
-            return ParseResponses.error(.internalError)
+            return ParseResponses.error(CallFailure.parseError(error, write: true, call: "cloud call", logger: logger))
         }
     }
 }

@@ -52,21 +52,15 @@ struct FileRequestHandler {
 
     private func failure(_ error: any Error, log: Logger) -> HTTPResponse {
         switch error {
-        case let error as ParseError:
-            return ParseResponses.error(error)
         case let refusal as FileResponses.ReadOnlyRefusal:
             return refusal.response
-        case let error as MessagingError:
-            log.warning("files service call failed", ["error": error.description])
-            return ParseResponses.error(error.parseError)
         case HTTPBodyStream.Failure.tooLarge:
             return ParseResponses.payloadTooLarge
         case HTTPBodyStream.Failure.incomplete:
             log.info("upload cut short by the client")
             return ParseResponses.badRequest
         default:
-            log.error("files service call failed", ["error": "\(error)"])
-            return ParseResponses.error(.internalError)
+            return ParseResponses.error(CallFailure.parseError(error, write: false, call: "files service call", logger: log))
         }
     }
 

@@ -113,13 +113,8 @@ struct GatewayResponder: HTTPResponder {
         if let token = identity.sessionToken, !identity.isMaster, !identity.isReadOnlyMaster, path != "login" {
             do {
                 identity = try await sessions.identity(for: token, requestId: requestId)
-            } catch let error as ParseError {
-                return ParseResponses.error(error)
-            } catch let error as MessagingError {
-                return ParseResponses.error(error.parseError)
             } catch {
-                log.error("session lookup failed", ["error": "\(error)"])
-                return ParseResponses.error(.internalError)
+                return ParseResponses.error(CallFailure.parseError(error, write: false, call: "session lookup", logger: log))
             }
         }
         // parse-server reads the device's id from the header or the JavaScript SDK's body field.
@@ -178,14 +173,9 @@ struct GatewayResponder: HTTPResponder {
                                                              identity: identity, timeout: configuration.requestTimeout,
                                                              safeToRunTwice: method == "GET")
             return ParseResponses.json(answer.status, answer.body, extra: answer.headers.sorted { $0.key < $1.key })
-        } catch let error as ParseError {
-            return ParseResponses.error(error)
-        } catch let error as MessagingError {
-            log.warning("service call failed", ["service": service.rawValue, "error": error.description])
-            return ParseResponses.error(method == "GET" ? error.parseError : error.parseErrorForWrite)
         } catch {
-            log.error("service call failed", ["service": service.rawValue, "error": "\(error)"])
-            return ParseResponses.error(.internalError)
+            return ParseResponses.error(CallFailure.parseError(error, write: method != "GET", call: "service call",
+                                                               logger: log, ["service": service.rawValue]))
         }
     }
 

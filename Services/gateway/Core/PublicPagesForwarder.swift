@@ -30,13 +30,8 @@ struct PublicPagesForwarder {
             let type = answer.headers["Content-Type"] == nil ? [("Content-Type", "application/json; charset=utf-8")] : []
             return HTTPResponse(status: answer.status, headers: HTTPHeaders(ParseResponses.corsHeaders + type + headers),
                                 body: Array(answer.body.utf8))
-        } catch let error as ParseError {
-            return ParseResponses.error(error)
-        } catch let error as MessagingError {
-            return ParseResponses.error(error.parseError)
         } catch {
-            logger.error("public page call failed", ["error": "\(error)"])
-            return ParseResponses.error(.internalError)
+            return ParseResponses.error(CallFailure.parseError(error, write: false, call: "public page call", logger: logger))
         }
     }
 }

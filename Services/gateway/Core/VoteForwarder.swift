@@ -16,15 +16,9 @@ struct VoteForwarder: Sendable {
         do {
             let answer = try await self.answer(plan, requestId: requestId, identity: identity, serverURL: serverURL)
             return ParseResponses.json(answer.status, answer.body, extra: answer.headers.sorted { $0.key < $1.key })
-        } catch let error as ParseError {
-            return ParseResponses.error(error)
-        } catch let error as MessagingError {
-            logger.warning("vote call failed", ["error": error.description])
-            // A ballot recorded before the timeout is completed by the votes service's recovery.
-            return ParseResponses.error(error.parseErrorForWrite)
         } catch {
-            logger.error("vote call failed", ["error": "\(error)"])
-            return ParseResponses.error(.internalError)
+            // A ballot recorded before the timeout is completed by the votes service's recovery.
+            return ParseResponses.error(CallFailure.parseError(error, write: true, call: "vote call", logger: logger))
         }
     }
 
