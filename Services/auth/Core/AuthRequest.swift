@@ -2,6 +2,7 @@ import Contracts
 import Messaging
 import Foundation
 import ParseWire
+import Query
 import Runtime
 import ServiceKit
 
@@ -22,6 +23,10 @@ struct AuthRequest: Sendable {
     let triggerRequest: TriggerRequestInfo
     /// Where this caller's subqueries go, to the owner of each inner class; nil where no bus is at hand.
     var foreign: ForeignSubqueries?
+    /// How deep this request is in another's subqueries (0 for a client's own).
+    let subqueryDepth: Int
+    /// `PARSE_SERVER_REQUEST_COMPLEXITY_*`.
+    var limits = RequestComplexity.unlimited
 
     init(_ command: Command<RESTRequest>, logger: Logger = Logger(service: "auth"), cloud: CloudTriggers? = nil,
          calls: RPCClient? = nil, requestTimeout: Duration = .seconds(10)) {
@@ -35,6 +40,7 @@ struct AuthRequest: Sendable {
         self.logger = logger
         self.cloud = cloud
         triggerRequest = TriggerRequestInfo(command.payload)
+        subqueryDepth = command.payload.subqueryDepth ?? 0
         foreign = calls.map {
             ForeignSubqueries(calls: $0, identity: command.identity, requestId: command.requestId,
                               depth: command.payload.subqueryDepth ?? 0, timeout: requestTimeout)

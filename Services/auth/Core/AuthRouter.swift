@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Query
 import Storage
 
 /// Dispatches the auth service's REST routes (`users`, `login`, `sessions`, `roles`, ... and
@@ -43,6 +44,9 @@ struct AuthRouter: Sendable {
             }
         }
         let method = request.method
+        if method == "GET", let include = request.include {
+            try request.limits.check(include: QueryOptions.list(.string(include), "include"), identity: request.identity)
+        }
         switch (segments.first ?? "", segments.count, method) {
         case ("users", 1, "POST"):
             return try await UserTriggers(request: request).beforeSave(original: nil, objectId: nil) { try await signup.handle($0) }

@@ -52,8 +52,10 @@ public enum AuthService: BuildableService {
                 try await cloud.withCurrentRegistrations {
                     try await once.handle(command) {
                         do {
-                            return try await routes.handle(AuthRequest(command, logger: logger, cloud: cloud, calls: bus,
-                                                                       requestTimeout: configuration.service.requestTimeout))
+                            var request = AuthRequest(command, logger: logger, cloud: cloud, calls: bus,
+                                                      requestTimeout: configuration.service.requestTimeout)
+                            request.limits = settings.requestComplexity
+                            return try await routes.handle(request)
                         } catch let error as PostgresError where !error.isConnectionFailure {
                             // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words
                             // for the log.

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Query
 import Runtime
 
 /// The auth service's own settings, with parse-server's option names where it has one.
@@ -23,6 +24,8 @@ struct AuthSettings: Sendable {
     /// parse-server keeps them (a left-over token still authenticates as that user id, without roles here), and
     /// the official SDKs' suites rely on a deleted user's token still being accepted.
     var revokeSessionsOnUserDelete = false
+    /// `PARSE_SERVER_REQUEST_COMPLEXITY_*`: limits on a query's include paths and nesting.
+    var requestComplexity = RequestComplexity.unlimited
 
     struct Lockout: Sendable, Equatable {
         var durationMinutes: Int
@@ -33,6 +36,7 @@ struct AuthSettings: Sendable {
 
     static func fromEnvironment(_ env: Environment = Environment()) throws -> AuthSettings {
         var settings = defaults
+        settings.requestComplexity = try RequestComplexity.fromEnvironment(env)
         settings.sessionLength = try env.int("PARSE_SERVER_SESSION_LENGTH", default: defaults.sessionLength,
                                              in: 1...(100 * 31_536_000))
         if let text = env.optional("PARSE_SERVER_ACCOUNT_LOCKOUT") {

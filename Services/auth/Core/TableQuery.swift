@@ -18,7 +18,9 @@ struct TableQuery {
 
     /// The options of the request, from its query string and from a `_method: GET` body.
     static func options(_ request: AuthRequest) throws -> QueryOptions {
-        try QueryOptions(find: QueryOptions.merge(query: request.query, body: request.bodyText))
+        let options = try QueryOptions(find: QueryOptions.merge(query: request.query, body: request.bodyText))
+        try request.limits.check(where: options.whereClause, subqueryDepth: request.subqueryDepth, identity: request.identity)
+        return options
     }
 
     /// The rows (none when `limit` is 0) and, when asked for, the count. `restrict` adds the visibility

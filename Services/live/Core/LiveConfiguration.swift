@@ -1,4 +1,5 @@
 import Messaging
+import Query
 import Runtime
 
 /// The `live` service's settings (README's configuration table).
@@ -11,6 +12,7 @@ public struct LiveConfiguration: Sendable {
     public var logLevel: LogLevel
     public var requestTimeout: Duration
     public var limits: SocketLoopLimits
+    public var requestComplexity: RequestComplexity
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> LiveConfiguration {
         let levelName = env.string("PARSE_LOG_LEVEL", default: "info")
@@ -36,6 +38,7 @@ public struct LiveConfiguration: Sendable {
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
             requestTimeout: .milliseconds(try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 100...600_000)),
-            limits: limits)
+            limits: limits,
+            requestComplexity: try RequestComplexity.fromEnvironment(env))
     }
 }

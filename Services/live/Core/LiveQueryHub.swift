@@ -15,6 +15,8 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     let loop: SocketLoop
     let backend: any LiveBackend
     let keys: LiveKeys
+    /// `PARSE_SERVER_REQUEST_COMPLEXITY_QUERY_DEPTH` applies to subscriptions too.
+    let limits: RequestComplexity
     let logger: Logger
     var clients: [UInt64: LiveClient] = [:]
     var byClass: [String: [ObjectIdentifier: LiveSubscription]] = [:]
@@ -34,10 +36,12 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     private let pendingEvents = Atomic<Int>(0)
     static let maxPendingEvents = 100_000
 
-    public init(loop: SocketLoop, backend: any LiveBackend, keys: LiveKeys, logger: Logger) {
+    public init(loop: SocketLoop, backend: any LiveBackend, keys: LiveKeys, limits: RequestComplexity = .unlimited,
+                logger: Logger) {
         self.loop = loop
         self.backend = backend
         self.keys = keys
+        self.limits = limits
         self.logger = logger
     }
 
@@ -140,6 +144,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             // System classes (`_User`, `_Session`, `_Role`) start with an underscore.
             let plainName = className.hasPrefix("_") ? String(className.dropFirst()) : className
             guard Names.isValidClassName(plainName) else { throw ParseError(.invalidClassName, "Invalid class name: \(className)") }
+            if !client.hasMasterKey { try limits.check(subscription: query["where"]?.objectValue ?? [:]) }
             matcher = try WhereMatcher(query["where"]?.objectValue ?? [:])
         } catch {
             send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false, requestId: requestId))

@@ -30,7 +30,7 @@ public enum LiveService {
         calls.start()
         let loop = SocketLoop(limits: configuration.limits, logger: logger)
         let hub = LiveQueryHub(loop: loop, backend: MessagingLiveBackend(client: calls, timeout: configuration.requestTimeout),
-                               keys: configuration.keys, logger: logger)
+                               keys: configuration.keys, limits: configuration.requestComplexity, logger: logger)
         loop.delegate = hub
         let events = eventConnection(configuration, hub: hub, logger: logger)
         do {

@@ -21,6 +21,7 @@ struct ObjectReader {
     func get(_ className: String, objectId: String, options: QueryOptions) async throws -> [String: JSONValue] {
         let found: ([String: JSONValue]?, ClassSchema)? = try await withValidSchema(className) { schema in
             try ClassPermissions.check("get", schema: schema, identity: context.identity)
+            try context.configuration.requestComplexity.check(include: includeList(options, schema), identity: context.identity)
             var parameters = SQLParameters()
             var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(className)) AS t0 WHERE t0.\"objectId\" = \(parameters.bind(objectId))"
             if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
@@ -45,9 +46,13 @@ struct ObjectReader {
     }
 
     func find(_ className: String, options: QueryOptions) async throws -> FindResult {
+        let limits = context.configuration.requestComplexity
+        try limits.check(where: options.whereClause, subqueryDepth: context.foreignSubqueries?.depth ?? 0,
+                         identity: context.identity)
         // Includes are expanded once the rows are final: `withValidSchema` may run its body twice.
         let found: (rows: [[String: JSONValue]], count: Int?, schema: ClassSchema)? = try await withValidSchema(className) { schema in
             try ClassPermissions.check("find", schema: schema, identity: context.identity)
+            try limits.check(include: includeList(options, schema), identity: context.identity)
             if let hint = options.hint {
                 do {
                     try QueryHint.check(hint, schema: schema)
@@ -235,13 +240,18 @@ struct ObjectReader {
         }
     }
 
-    private func includePaths(_ options: QueryOptions, _ schema: ClassSchema) -> PathTree {
+    /// `include` with `*` replaced by the class's pointer and array fields.
+    private func includeList(_ options: QueryOptions, _ schema: ClassSchema) -> [String] {
         var paths = options.include
         if paths.contains("*") {
             paths.removeAll { $0 == "*" }
             paths += schema.fields.filter { $0.value.kind == .pointer || $0.value.kind == .array }.map(\.key)
         }
-        return PathTree(paths: paths)
+        return paths
+    }
+
+    private func includePaths(_ options: QueryOptions, _ schema: ClassSchema) -> PathTree {
+        PathTree(paths: includeList(options, schema))
     }
 
     /// Expands the classes posts owns, then the `_User` pointers through the auth service in one lookup for

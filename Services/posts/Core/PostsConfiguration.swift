@@ -1,3 +1,4 @@
+import Query
 import Runtime
 
 /// The posts service's own settings (see the README's configuration table). Names follow parse-server's options.
@@ -13,9 +14,13 @@ public struct PostsConfiguration: Sendable {
     /// `PARSE_PUBLIC_SERVER_URL` (parse-server's `publicServerURL`): the base of the `url` of `File` values, as the
     /// gateway uses it for upload answers; nil: the server URL the client used.
     public var publicServerURL: String?
+    /// `PARSE_SERVER_REQUEST_COMPLEXITY_*`: limits on a query's include paths and nesting.
+    public var requestComplexity: RequestComplexity
 
     public init(allowClientClassCreation: Bool = true, defaultLimit: Int = 100, maxLimit: Int? = nil,
-                applicationId: String = "myAppId", publicServerURL: String? = nil) {
+                applicationId: String = "myAppId", publicServerURL: String? = nil,
+                requestComplexity: RequestComplexity = .unlimited) {
+        self.requestComplexity = requestComplexity
         self.allowClientClassCreation = allowClientClassCreation
         self.defaultLimit = defaultLimit
         self.maxLimit = maxLimit
@@ -38,6 +43,7 @@ public struct PostsConfiguration: Sendable {
                 var url = url
                 while url.hasSuffix("/") { url.removeLast() }
                 return url
-            })
+            },
+            requestComplexity: try RequestComplexity.fromEnvironment(env))
     }
 }
