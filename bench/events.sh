@@ -31,12 +31,7 @@ cleanup() {
     local status=$?
     trap - EXIT INT TERM
     [[ -z $BASELINE_PID ]] || kill "$BASELINE_PID" 2>/dev/null || true
-    rm -rf "$WORK_DIR"
-    if ((STARTED_STACK)); then
-        say "stopping the stack this run started"
-        "$STACK" down || true
-    fi
-    exit "$status"
+    end_run "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT

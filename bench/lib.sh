@@ -139,3 +139,14 @@ start_broadcast_server() {
         sleep 0.2
     done
 }
+
+# The end of a run's cleanup: removes WORK_DIR, stops the stack the run started (ensure_stack), exits with STATUS.
+end_run() {
+    local status=$1
+    rm -rf "$WORK_DIR"
+    if ((STARTED_STACK)); then
+        say "stopping the stack this run started"
+        "$STACK" down || true
+    fi
+    exit "$status"
+}

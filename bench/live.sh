@@ -43,12 +43,7 @@ cleanup() {
     [[ -z $IDLE_PID ]] || kill "$IDLE_PID" 2>/dev/null || true
     [[ -z $BASELINE_PID ]] || kill "$BASELINE_PID" 2>/dev/null || true
     [[ -z $HOSTILE_PID ]] || kill "$HOSTILE_PID" 2>/dev/null || true
-    rm -rf "$WORK_DIR"
-    if ((STARTED_STACK)); then
-        say "stopping the stack this run started"
-        "$STACK" down || true
-    fi
-    exit "$status"
+    end_run "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
