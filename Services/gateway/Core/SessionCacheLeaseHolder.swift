@@ -47,8 +47,11 @@ final class SessionCacheLeaseHolder: Sendable {
         renewals.withLock { task in
             task = Task { [self] in
                 while !Task.isCancelled {
+                    // Every second from the last one's start, so a slow answer does not push the next renewal
+                    // past the end of the lease.
+                    let started = ContinuousClock.now
                     await renew()
-                    try? await Task.sleep(for: Self.renewalInterval)
+                    try? await Task.sleep(until: started + Self.renewalInterval)
                 }
             }
         }
@@ -69,9 +72,11 @@ final class SessionCacheLeaseHolder: Sendable {
         guard connection.isConnected else { return }
         let sent = ContinuousClock.now
         do {
+            // An answer later than this could not extend the lease past where the next renewal's would.
             let granted = try await client.send(SessionCacheLease.type, SessionCacheLease(queue: queue), to: .auth,
                                                 requestId: "session-cache-lease", identity: .master,
-                                                timeout: Self.renewalInterval, expecting: SessionCacheLeaseGranted.self)
+                                                timeout: SessionCacheLease.length - Self.renewalInterval,
+                                                expecting: SessionCacheLeaseGranted.self)
             cache.trust(until: sent + SessionCacheLease.length, continued: granted.continued)
         } catch {
             logger.debug("session cache lease not renewed", ["error": "\(error)"])
