@@ -31,6 +31,9 @@ final class OutboxRelay: Sendable {
     /// For the relay's transaction: no sequential scan of the outbox (see `relayBatch`).
     static let indexesOnly = PostgresStatement("SELECT set_config('enable_seqscan', 'off', true)")
 
+    /// The least time from one batch's start to the next one's, when a commit wakes the relay.
+    static let minimumGap = Duration.milliseconds(5)
+
     /// Rows deleted per statement, and the pause between two rounds of deletion.
     static let pruneBatch = 1_000
     static let pruneInterval = Duration.seconds(60)
@@ -49,6 +52,7 @@ final class OutboxRelay: Sendable {
         let clock = ContinuousClock()
         var lastPrune = clock.now
         while !Task.isCancelled {
+            let batchStarted = clock.now
             let published: Int
             do {
                 published = try await relayBatch()
@@ -57,7 +61,9 @@ final class OutboxRelay: Sendable {
                 published = 0
                 try? await Task.sleep(for: .seconds(1))
             }
-            guard published == 0 else { continue }
+            // A batch that was not full took every row committed before it: the rows committed since have woken
+            // the relay again (`OutboxWake`), so looking at once would mostly find nothing, for a statement.
+            guard published < batchSize else { continue }
             if retention > .zero, clock.now - lastPrune >= Self.pruneInterval {
                 lastPrune = clock.now
                 do {
@@ -67,7 +73,12 @@ final class OutboxRelay: Sendable {
                     logger.warning("outbox relay could not delete old published events", ["error": "\(error)"])
                 }
             }
-            await OutboxWake.shared.wait(atMost: .milliseconds(100))
+            // Woken by a commit soon after the last batch began, it waits for the rest of `minimumGap`: under a
+            // stream of commits, one batch for many of them costs the publisher and the database far less than
+            // one each, for a delay far below the poll's. An event after a quiet moment leaves at once.
+            if await OutboxWake.shared.wait(atMost: .milliseconds(100)) {
+                try? await Task.sleep(until: batchStarted + Self.minimumGap)
+            }
         }
     }
 

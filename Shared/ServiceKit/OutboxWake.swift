@@ -8,7 +8,7 @@ final class OutboxWake: Sendable {
 
     private struct State {
         var pending = false
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextWaiter: UInt64 = 0
     }
 
@@ -20,26 +20,27 @@ final class OutboxWake: Sendable {
         let waiters = state.withLock { state in
             guard !state.waiters.isEmpty else {
                 state.pending = true
-                return [CheckedContinuation<Void, Never>]()
+                return [CheckedContinuation<Bool, Never>]()
             }
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
-        waiters.forEach { $0.resume() }
+        waiters.forEach { $0.resume(returning: true) }
     }
 
-    /// Returns at the next signal (at once if one came since the last wait), or after `timeout`.
-    func wait(atMost timeout: Duration) async {
+    /// Returns at the next signal (at once if one came since the last wait), or after `timeout`; true for a signal.
+    @discardableResult
+    func wait(atMost timeout: Duration) async -> Bool {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
         }
         let timer = Task { [self] in
             try? await Task.sleep(for: timeout)
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
         }
-        await withCheckedContinuation { continuation in
-            let signalled = state.withLock { state in
+        let signalled = await withCheckedContinuation { continuation in
+            let pending = state.withLock { state in
                 if state.pending {
                     state.pending = false
                     return true
@@ -47,8 +48,9 @@ final class OutboxWake: Sendable {
                 state.waiters[id] = continuation
                 return false
             }
-            if signalled { continuation.resume() }
+            if pending { continuation.resume(returning: true) }
         }
         timer.cancel()
+        return signalled
     }
 }
