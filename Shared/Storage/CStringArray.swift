@@ -27,7 +27,7 @@ enum CStringArray {
                 memcpy(start, base, bytes.count)
                 return true
             }
-            guard copied else { throw PostgresError(sqlState: "22021", message: "a parameter contains a NUL character") }
+            guard copied else { throw nulCharacter }
             let count = string.utf8.count
             start[count] = 0
             pointers.append(UnsafePointer(start))
@@ -35,5 +35,16 @@ enum CStringArray {
         }
         if nullTerminated { pointers.append(nil) }
         return try body(pointers)
+    }
+
+    static let nulCharacter = PostgresError(sqlState: "22021", message: "a parameter contains a NUL character")
+
+    /// Throws what `with` would for `strings`, for a caller that must know before it starts (a pipeline cannot
+    /// stop half-way through queuing its statements).
+    static func check(_ strings: [String?]) throws {
+        for case var string? in strings {
+            let clean = string.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0, bytes.count) == nil } ?? true }
+            guard clean else { throw nulCharacter }
+        }
     }
 }

@@ -141,6 +141,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     func pipeline(_ statements: [PostgresStatement]) throws -> [PostgresResult] {
         let connection = try requireConnection()
         note(statements.reduce(0) { $0 + Self.byteCount($1.parameters) })
+        for statement in statements { try CStringArray.check(statement.parameters) }
         guard PQenterPipelineMode(connection) == 1 else { throw Self.failure(connection, nil) }
         // What comes back for each statement: a result for its PREPARE first when it is prepared now.
         var preparing: [String?] = []

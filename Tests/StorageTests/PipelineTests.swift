@@ -45,6 +45,20 @@ struct PipelineTests {
         }
     }
 
+    /// A parameter libpq cannot carry (a NUL character) is refused before anything is queued, so the session does
+    /// not stay in pipeline mode.
+    @Test func aParameterWithANulCharacterIsRefusedAndTheSessionStaysUsable() async throws {
+        try await withTable("id text PRIMARY KEY") { connection, table in
+            let error = await #expect(throws: PostgresError.self) {
+                try await connection.pipeline([PostgresStatement("SELECT 1"),
+                                               PostgresStatement("INSERT INTO \(table) VALUES ($1)", ["a\u{0}b"])])
+            }
+            #expect(error?.sqlState == "22021")
+            let one = try await connection.query("SELECT 1 AS one").first?["one"]
+            #expect(one == "1")
+        }
+    }
+
     /// BEGIN travels with the body's first statements and COMMIT with its last ones; a failure rolls back all.
     @Test func pipelinedTransactionCommitsOrRollsBackAsOne() async throws {
         try await withTable("id text PRIMARY KEY") { connection, table in
