@@ -6,7 +6,7 @@ extension PostgresConnection {
     /// and `body` swallowed that error.
     /// Begins with the task's `TransactionPreamble` and `TransactionCheck` when it has them, in BEGIN's round trip.
     /// With a check but no preamble, BEGIN and the check wait for the body's first statement and go in its round
-    /// trip (`DeferredOpening`); a transaction whose body sends nothing then costs no round trip at all.
+    /// trip; a transaction whose body sends nothing then costs no round trip at all.
     /// When the connection is lost during COMMIT, the preamble's `outcomeOfLostCommit` tells what happened to it.
     public func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let preamble = TransactionPreamble.pending

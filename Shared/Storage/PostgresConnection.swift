@@ -19,7 +19,7 @@ public final class PostgresConnection: Sendable {
     private let checkBeforeNextStatement = Atomic<Bool>(false)
     private let reconnections = Atomic<Int>(0)
     private let largeMessageFlag = Atomic<Bool>(false)
-    /// BEGIN and its check, held back by `transaction` until the body's first statement (`DeferredOpening`).
+    /// BEGIN and its check, held back by `transaction` until the body's first statement.
     private let deferredOpening = Mutex<TransactionCheck?>(nil)
     /// What `afterCommit` was given during the transaction under way.
     private let commitHooks = Mutex(CommitHooks())
