@@ -28,8 +28,9 @@ extension PostgresConnection {
             }
             value = try await body(self)
         } catch {
-            // Nothing was sent when the opening still waits.
-            if takeDeferredOpening() == nil { await rollBack() }
+            // An opening still waiting was never sent: it must not begin a transaction with the next statement.
+            _ = takeDeferredOpening()
+            await rollBack()
             throw error
         }
         if takeDeferredOpening() != nil {
@@ -90,9 +91,10 @@ extension PostgresConnection {
 }
 
 extension PostgresConnection {
-    /// Undoing is never refused for a deadline (`Deadline.current`): it is what a late transaction needs.
+    /// Undoing is never refused for a deadline (`Deadline.current`): it is what a late transaction needs. Nothing
+    /// is sent when the session is in no transaction (one never begun, or rolled back already).
     func rollBack() async {
-        guard isOpen else { return }
+        guard isOpen, isInTransaction else { return }
         _ = try? await Deadline.$current.withValue(nil) { try await query("ROLLBACK") }
     }
 }
