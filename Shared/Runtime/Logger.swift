@@ -4,16 +4,20 @@ import Glibc
 import Foundation
 
 /// Writes one JSON object per line to standard error: `time`, `level`, `service`, `msg`, then
-/// the logger's metadata (for example `request.id`) and the call's own fields.
+/// the logger's metadata (for example `request.id`) and the call's own fields. The lines `tap` keeps are handed
+/// to it as well, for `GET /scriptlog`.
 public struct Logger: Sendable {
     public let service: String
     public var level: LogLevel
     public private(set) var metadata: [String: String]
+    let tap: ScriptLogTap
 
-    public init(service: String, level: LogLevel = .info, metadata: [String: String] = [:]) {
+    public init(service: String, level: LogLevel = .info, metadata: [String: String] = [:],
+                tap: ScriptLogTap = .shared) {
         self.service = service
         self.level = level
         self.metadata = metadata
+        self.tap = tap
     }
 
     /// A copy that adds `value` under `key` to every line it writes.
@@ -25,7 +29,7 @@ public struct Logger: Sendable {
 
     /// The fields are only built when debug lines are written: requests log here on their hot path.
     public func debug(_ message: String, _ fields: @autoclosure () -> [String: String] = [:]) {
-        guard LogLevel.debug >= level else { return }
+        guard LogLevel.debug >= level || tap.keeps(.debug) else { return }
         log(.debug, message, fields())
     }
     public func info(_ message: String, _ fields: [String: String] = [:]) { log(.info, message, fields) }
@@ -33,14 +37,32 @@ public struct Logger: Sendable {
     public func error(_ message: String, _ fields: [String: String] = [:]) { log(.error, message, fields) }
 
     public func log(_ lineLevel: LogLevel, _ message: String, _ fields: [String: String] = [:]) {
-        guard lineLevel >= level else { return }
+        write(lineLevel, keptAs: ScriptLogLevel(lineLevel), message, fields)
+    }
+
+    /// A line about one finished request, as a web server's access log has: written at info, and kept for
+    /// `/scriptlog` at verbose, where parse-server keeps its request lines.
+    public func access(_ message: String, _ fields: [String: String]) {
+        write(.info, keptAs: .verbose, message, fields)
+    }
+
+    private func write(_ lineLevel: LogLevel, keptAs keptLevel: ScriptLogLevel, _ message: String, _ fields: [String: String]) {
+        let writes = lineLevel >= level
+        let keeps = tap.keeps(keptLevel)
+        guard writes || keeps else { return }
+        let time = Self.now()
+        let allFields = metadata.merging(fields, uniquingKeysWith: { _, new in new })
+        if keeps {
+            tap.add(ScriptLogRecord(time: time, level: keptLevel, service: service, message: message, fields: allFields))
+        }
+        guard writes else { return }
         var line: [UInt8] = []
         line.reserveCapacity(256)
-        line += "{\"time\":\"\(Self.timestamp())\",\"level\":\"\(lineLevel.name)\",\"service\":".utf8
+        line += "{\"time\":\"\(CivilCalendar.timestamp(milliseconds: time))\",\"level\":\"\(lineLevel.name)\",\"service\":".utf8
         JSONEscaping.write(service, into: &line)
         line += ",\"msg\":".utf8
         JSONEscaping.write(message, into: &line)
-        for (key, value) in metadata.merging(fields, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key }) {
+        for (key, value) in allFields.sorted(by: { $0.key < $1.key }) {
             line.append(UInt8(ascii: ","))
             JSONEscaping.write(key, into: &line)
             line.append(UInt8(ascii: ":"))
@@ -49,13 +71,13 @@ public struct Logger: Sendable {
         line += "}\n".utf8
         // One write(2) per line keeps lines from concurrent tasks whole.
         line.withUnsafeBufferPointer { buffer in
-            _ = write(2, buffer.baseAddress, buffer.count)
+            _ = Glibc.write(2, buffer.baseAddress, buffer.count)
         }
     }
 
-    private static func timestamp() -> String {
+    private static func now() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return CivilCalendar.timestamp(milliseconds: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec / 1_000_000))
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec / 1_000_000)
     }
 }

@@ -10,6 +10,8 @@ public struct ServiceConfiguration: Sendable {
     public var databaseURL: String
     public var eventExchange: String
     public var logLevel: LogLevel
+    /// The lines kept for `GET /scriptlog` (`PARSE_SERVER_LOG_LEVEL`); nil keeps none.
+    public var keptLogLevel: ScriptLogLevel?
     public var databasePoolSize: Int
     public var prefetch: Int
     public var maxDeliveryAttempts: Int
@@ -51,6 +53,7 @@ public struct ServiceConfiguration: Sendable {
                                     default: "postgres://postgres@127.0.0.1:15432/parse_\(service.rawValue)"),
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
+            keptLogLevel: try ScriptLogLevel.kept(env),
             databasePoolSize: try env.int("PARSE_DATABASE_POOL_SIZE", default: 4, in: 1...100),
             prefetch: try env.int("PARSE_AMQP_PREFETCH", default: defaultPrefetch, in: 1...10_000),
             maxDeliveryAttempts: try env.int("PARSE_MAX_DELIVERY_ATTEMPTS", default: 5, in: 1...100),

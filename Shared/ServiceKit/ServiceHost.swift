@@ -56,6 +56,7 @@ public enum ServiceHost {
 
     static func run(_ definition: ServiceDefinition, configuration: ServiceConfiguration,
                     metrics: MetricsSettings = MetricsSettings(), logger: Logger) async throws {
+        ScriptLogTap.shared.keep(configuration.keptLogLevel)
         logger.info("starting", ["version": version, "database": (try? PostgresDatabase.name(in: configuration.databaseURL)) ?? "?"])
         MetricsSwitch.set(metrics.enabled)
         if metrics.enabled { ProcessMetrics.register() }
@@ -82,6 +83,7 @@ public enum ServiceHost {
         let calls = RPCClient(url: configuration.amqpURL, name: "\(definition.name.rawValue)-calls",
                               eventExchange: configuration.eventExchange, logger: logger)
         calls.start()
+        let scriptLogs = ScriptLogShipper(client: calls, logger: logger)
         // A malformed setting of the service's own stops it here, with the reason in the log.
         var jobs: [BackgroundJob] = []
         try definition.registerCommands(&router, pool, calls, &jobs)
@@ -98,7 +100,8 @@ public enum ServiceHost {
                                        exchange: configuration.eventExchange, logger: logger)
         publisher.start()
         let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger, retention: configuration.outboxRetention)
-        let housekeeping = [BackgroundJob(name: "outbox relay") { await relay.run() }]
+        let housekeeping = [BackgroundJob(name: "outbox relay") { await relay.run() },
+                            BackgroundJob(name: "script log shipping") { await scriptLogs.run() }]
             + (metrics.enabled ? [OutboxLag.sampler(pool)] : [])
         let background = BackgroundJobs.start(housekeeping + jobs, logger: logger)
         logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ","),
@@ -108,6 +111,7 @@ public enum ServiceHost {
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
         await background.stop()
+        await scriptLogs.flush()
         await calls.stop()
         await publisher.stop()
         await pool.close()

@@ -20,13 +20,13 @@ extension IntegrationSuite {
             #expect(features["push"]?["pushAudiences"] == true && features["push"]?["localization"] == false)
         }
 
-        /// No flag says yes for a route this server does not have.
-        @Test func flagsNoRouteThatIsMissing() async throws {
+        /// The logs flags say yes, and `/scriptlog` answers with a list.
+        @Test func flagsLogsThatAreServed() async throws {
             let features = try #require(try await PostsHTTP.send("GET", "/serverInfo", master: true).json?["features"]
                 as? [String: [String: Bool]])
-            #expect(features["logs"]?.values.contains(true) == false)
+            #expect(features["logs"] == ["level": true, "size": true, "order": true, "until": true, "from": true])
             let reply = try await PostsHTTP.send("GET", "/scriptlog", master: true)
-            #expect(reply.status == 404 && reply.code == 108 && features["logs"]?["level"] == false)
+            #expect(reply.status == 200 && (try? JSONSerialization.jsonObject(with: reply.body)) is [Any], "\(reply.text)")
         }
 
         /// The hooks and jobs flags say yes, and their routes answer.

@@ -9,6 +9,19 @@ enum CloudMigrations {
     /// against it, and the services that cache the trigger list are told it (`AdvanceCacheGeneration`).
     static let generations = CacheGenerations.migration(version: 3)
 
+    /// The lines `GET /scriptlog` answers with, from every service (`scriptlog.append.v1`); `ScriptLogStore`.
+    static let scriptLogs = Migration(version: 4, name: "script logs", sql: """
+        CREATE TABLE script_logs (
+            id bigserial PRIMARY KEY,
+            logged_ms bigint NOT NULL,
+            level text NOT NULL,
+            service text NOT NULL,
+            message text NOT NULL,
+            fields jsonb NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX script_logs_logged ON script_logs (logged_ms, id);
+        """)
+
     static let tables = Migration(version: 2, name: "cloud", sql: """
         CREATE TABLE hooks (
             id bigserial PRIMARY KEY,

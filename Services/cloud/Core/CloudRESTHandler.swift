@@ -10,6 +10,7 @@ struct CloudRESTHandler: Sendable {
     let jobs: JobRunner
     let statuses: JobStatusStore
     let directory: TargetDirectory
+    let scriptLogs: ScriptLogStore
 
     func handle(_ command: Command<RESTRequest>) async throws -> RESTResponse {
         let request = command.payload
@@ -36,6 +37,9 @@ struct CloudRESTHandler: Sendable {
             if parts.count == 2 { return HooksRoutes.json(.array([])) }
             let names = try await directory.snapshot().jobs.keys.sorted()
             return HooksRoutes.json(.object(["jobs": .array(names.map(JSONValue.string)), "in_use": .array([])]))
+        case "scriptlog" where parts.count == 1 && request.method == "GET":
+            guard identity.isMaster || identity.isReadOnlyMaster else { return HooksRoutes.masterKeyRequired }
+            return HooksRoutes.json(try await scriptLogs.find(ScriptLogQuery(query: request.query, now: ScriptLogStore.now())))
         case "classes" where parts.count >= 2 && parts[1] == "_JobStatus":
             return try await jobStatus(request, parts: parts, identity: identity)
         default:

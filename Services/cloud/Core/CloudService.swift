@@ -21,7 +21,8 @@ public enum CloudService: BuildableService {
         }
     }
 
-    public static let migrations: [Migration] = [OutboxMigration.migration, CloudMigrations.tables, CloudMigrations.generations]
+    public static let migrations: [Migration] = [OutboxMigration.migration, CloudMigrations.tables, CloudMigrations.generations,
+                                                   CloudMigrations.scriptLogs]
 
     /// The service's handlers over `bus` (workers' queues, `_User` lookups) and its database.
     public static func build(configuration service: Configuration, bus calls: RPCClient,
@@ -35,16 +36,18 @@ public enum CloudService: BuildableService {
                                   logger: logger)
         let users = CallerUsers(calls: calls, timeout: configuration.callTimeout)
         let functions = FunctionRunner(directory: directory, caller: caller, users: users,
-                                       timeout: configuration.callTimeout)
+                                       timeout: configuration.callTimeout, logger: logger)
         let triggers = TriggerRunner(directory: directory, caller: caller, users: users,
                                      timeout: configuration.callTimeout)
         let statuses = JobStatusStore(pool: pool)
         let jobs = JobRunner(directory: directory, caller: caller, statuses: statuses, configuration: configuration,
                              logger: logger)
         let announcer = GenerationAnnouncer(calls: calls, timeout: configuration.callTimeout)
+        let scriptLogs = ScriptLogStore(pool: pool, retentionDays: configuration.scriptLogRetentionDays,
+                                        maxLines: configuration.scriptLogMaxLines)
         let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory, announcer: announcer),
                                     functions: functions,
-                                    jobs: jobs, statuses: statuses, directory: directory)
+                                    jobs: jobs, statuses: statuses, directory: directory, scriptLogs: scriptLogs)
 
         router.register(RESTRequest.type, RESTRequest.self) { command, _ in try await rest.handle(command) }
         router.register(RunCloudFunction.type, RunCloudFunction.self) { command, _ in
@@ -59,6 +62,10 @@ public enum CloudService: BuildableService {
             try await triggers.run(command.payload, requestId: command.requestId, identity: command.identity)
         }
         router.register(ListTriggers.type, ListTriggers.self) { _, _ in try await triggers.list() }
+        router.register(AppendScriptLogs.type, AppendScriptLogs.self) { command, _ -> Empty in
+            try await scriptLogs.append(command.payload.entries)
+            return Empty()
+        }
         router.register(RegisterCloudWorker.type, RegisterCloudWorker.self) { command, log in
             guard command.identity.isMaster else {
                 throw ParseError(.operationForbidden, "Registering a Cloud Code worker needs the master identity.")
@@ -73,6 +80,16 @@ public enum CloudService: BuildableService {
                                            "triggers": "\(command.payload.triggers.count)"])
             return Empty()
         }
-        return ServiceHandlers(router: router)
+        let pruning = BackgroundJob(name: "script log pruning") {
+            while !Task.isCancelled {
+                do {
+                    try await scriptLogs.prune(now: ScriptLogStore.now())
+                } catch {
+                    logger.warning("script logs not pruned", ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: .seconds(60))
+            }
+        }
+        return ServiceHandlers(router: router, jobs: [pruning])
     }
 }

@@ -13,6 +13,7 @@ public final class Gateway: Sendable {
     private let rateLimiter: RateLimiter
     private let logger: Logger
     private let requestCounts: RequestCountReporter
+    private let scriptLogs: ScriptLogShipper
 
     public convenience init(configuration: GatewayConfiguration, sessionCacheTimeToLive: Duration = .seconds(5),
                             logger: Logger) throws {
@@ -33,12 +34,13 @@ public final class Gateway: Sendable {
         rateLimiter = configuration.rateLimits.isEmpty ? .none : RateLimiter(
             rules: configuration.rateLimits,
             counter: RateLimitCounter(url: configuration.rateLimitDatabaseURL, logger: logger), logger: logger)
+        scriptLogs = ScriptLogShipper(client: client, timeout: configuration.requestTimeout, logger: logger)
         let counter = RequestCounter()
         requestCounts = RequestCountReporter(counter: counter, client: client, interval: configuration.requestCountInterval,
                                              timeout: configuration.requestTimeout, logger: logger)
         let api = InstrumentedResponder(
             inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
-                                    rateLimiter: rateLimiter, logger: logger),
+                                    rateLimiter: rateLimiter, scriptLogs: scriptLogs, logger: logger),
             metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, requestCounts: counter,
             masterKey: configuration.masterKey, queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
         MetricsSwitch.set(configuration.metricsEnabled)
@@ -81,6 +83,7 @@ public final class Gateway: Sendable {
     public func start() throws {
         client.start()
         sessions.start()
+        scriptLogs.start()
         try server.start()
         let base = "http://\(configuration.host):\(server.port)"
         logger.info("listening", ["url": base + configuration.mountPath])
@@ -94,6 +97,7 @@ public final class Gateway: Sendable {
         await server.shutdown(gracePeriod: configuration.requestTimeout + .seconds(1))
         await requestCounts.stop()
         await sessions.stop()
+        await scriptLogs.stop()
         await client.stop()
         await rateLimiter.counter?.close()
     }
@@ -110,6 +114,7 @@ public final class Gateway: Sendable {
             return 2
         }
         let logger = Logger(service: "gateway", level: configuration.logLevel)
+        ScriptLogTap.shared.keep(configuration.keptLogLevel)
         let gateway: Gateway
         do {
             gateway = try Gateway(configuration: configuration, sessionCacheTimeToLive: sessionCacheTimeToLive, logger: logger)

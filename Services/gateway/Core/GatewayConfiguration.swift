@@ -25,6 +25,10 @@ public struct GatewayConfiguration: Sendable {
     public var amqpURL: AMQPURL
     public var eventExchange: String
     public var logLevel: LogLevel
+    /// The lines kept for `GET /scriptlog` (`PARSE_SERVER_LOG_LEVEL`); nil keeps none.
+    public var keptLogLevel: ScriptLogLevel?
+    /// `PARSE_ACCESS_LOG` (on unless `false`): one line per request (`AccessLine`).
+    public var accessLog: Bool
     public var httpThreads: Int
     public var connectionLimit: Int
     public var perIPConnectionLimit: Int
@@ -95,6 +99,8 @@ public struct GatewayConfiguration: Sendable {
             amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/")),
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
+            keptLogLevel: try ScriptLogLevel.kept(env),
+            accessLog: try env.bool("PARSE_ACCESS_LOG", default: true),
             httpThreads: try env.int("PARSE_HTTP_THREADS", default: 2, in: 1...64),
             connectionLimit: try env.int("PARSE_HTTP_CONNECTION_LIMIT", default: 10_000, in: 1...100_000),
             perIPConnectionLimit: try env.int("PARSE_HTTP_PER_IP_CONNECTION_LIMIT", default: 256, in: 0...100_000),

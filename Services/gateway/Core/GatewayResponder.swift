@@ -14,12 +14,15 @@ struct GatewayResponder: HTTPResponder {
     let logger: Logger
     let sessions: any SessionResolver
     let rateLimiter: RateLimiter
+    /// Flushed before `/scriptlog` is asked, so the answer has every line this gateway wrote before.
+    let scriptLogs: ScriptLogShipper?
     private let access: AccessCheck
     private let readiness: Readiness
 
     init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
-         rateLimiter: RateLimiter = .none, logger: Logger) {
+         rateLimiter: RateLimiter = .none, scriptLogs: ScriptLogShipper? = nil, logger: Logger) {
         self.configuration = configuration
+        self.scriptLogs = scriptLogs
         self.rateLimiter = rateLimiter
         self.client = client
         self.sessions = sessions
@@ -66,18 +69,20 @@ struct GatewayResponder: HTTPResponder {
     func respond(to request: HTTPRequest, route: String?) async -> HTTPResponse {
         let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
-        let started = ContinuousClock.now
-        // The trace only feeds the debug line: without it, no trace is made or carried.
-        let trace = log.level == .debug ? CommandTrace() : nil
-        let response = if let route {
-            await CommandTrace.$current.withValue(trace) {
-                await dispatch(request, path: route, requestId: requestId, log: log)
-            }
-        } else {
-            ParseResponses.unknownRoute(request.method, request.path)
+        return await logged(request, log: log) {
+            guard let route else { return ParseResponses.unknownRoute(request.method, request.path) }
+            return await dispatch(request, path: route, requestId: requestId, log: log)
         }
-        log.debug("request", ["http.method": request.method, "http.path": request.path, "msg.type": trace?.summary ?? "-",
-                              "http.status": String(response.status), "duration_ms": started.millisecondsElapsedText])
+    }
+
+    /// `answer`, with the access line written after it when the access log is on.
+    func logged(_ request: HTTPRequest, log: Logger, _ answer: () async -> HTTPResponse) async -> HTTPResponse {
+        guard configuration.accessLog else { return await answer() }
+        let started = ContinuousClock.now
+        // The trace only feeds the access line at debug: without it, no trace is made or carried.
+        let trace = log.level == .debug ? CommandTrace() : nil
+        let response = await CommandTrace.$current.withValue(trace) { await answer() }
+        AccessLine.write(request, status: response.status, since: started, trace: trace, to: log)
         return response
     }
 
@@ -123,6 +128,7 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        if path == "scriptlog", identity.isMaster || identity.isReadOnlyMaster, let scriptLogs { await scriptLogs.flush() }
         if rateLimiter.isEnabled, let refused = await rateLimiter.refusal(method: method, path: path, identity: identity,
                                                                           remoteAddress: request.remoteAddress) {
             return refused

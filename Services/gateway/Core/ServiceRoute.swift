@@ -25,7 +25,7 @@ enum ServiceRoute {
             return .posts
         case "files":
             return .files
-        case "functions", "jobs", "hooks", "cloud_code":
+        case "functions", "jobs", "hooks", "cloud_code", "scriptlog":
             return .cloud
         default:
             return nil

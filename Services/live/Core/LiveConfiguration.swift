@@ -10,6 +10,8 @@ public struct LiveConfiguration: Sendable {
     public var amqpURL: AMQPURL
     public var eventExchange: String
     public var logLevel: LogLevel
+    /// The lines kept for `GET /scriptlog` (`PARSE_SERVER_LOG_LEVEL`); nil keeps none.
+    public var keptLogLevel: ScriptLogLevel?
     public var requestTimeout: Duration
     public var limits: SocketLoopLimits
     public var requestComplexity: RequestComplexity
@@ -37,6 +39,7 @@ public struct LiveConfiguration: Sendable {
             amqpURL: try AMQPURL(env.string("PARSE_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:15682/")),
             eventExchange: env.string("PARSE_EVENTS_EXCHANGE", default: "parse.events"),
             logLevel: level,
+            keptLogLevel: try ScriptLogLevel.kept(env),
             requestTimeout: .milliseconds(try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 100...600_000)),
             limits: limits,
             requestComplexity: try RequestComplexity.fromEnvironment(env))

@@ -16,6 +16,7 @@ public enum LiveService {
             return 2
         }
         let logger = Logger(service: "live", level: configuration.logLevel)
+        ScriptLogTap.shared.keep(configuration.keptLogLevel)
         if arguments.contains("--healthcheck") { return HealthProbe.run(port: configuration.port) ? 0 : 1 }
         let metrics: MetricsServer?
         do {
@@ -28,6 +29,8 @@ public enum LiveService {
         let calls = RPCClient(url: configuration.amqpURL, name: "live-calls", eventExchange: configuration.eventExchange,
                               logger: logger)
         calls.start()
+        let scriptLogs = ScriptLogShipper(client: calls, logger: logger)
+        scriptLogs.start()
         let loop = SocketLoop(limits: configuration.limits, logger: logger)
         let hub = LiveQueryHub(loop: loop, backend: MessagingLiveBackend(client: calls, timeout: configuration.requestTimeout),
                                keys: configuration.keys, limits: configuration.requestComplexity, logger: logger)
@@ -45,6 +48,7 @@ public enum LiveService {
         logger.info("stopping", ["signal": signal])
         loop.stop()
         await events.stop()
+        await scriptLogs.stop()
         await calls.stop()
         await metrics?.stop()
         logger.info("stopped")

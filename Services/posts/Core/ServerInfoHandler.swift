@@ -9,10 +9,10 @@ enum ServerInfoHandler {
 
     static let features: JSONValue = .object([
         "globalConfig": flags(["create": true, "read": true, "update": true, "delete": true]),
-        // `/hooks` and Cloud Code jobs are the cloud service's; no `/scriptlog` route here.
+        // `/hooks`, Cloud Code jobs and `/scriptlog` are the cloud service's.
         "hooks": flags(["create": true, "read": true, "update": true, "delete": true]),
         "cloudCode": flags(["jobs": true]),
-        "logs": flags(["level": false, "size": false, "order": false, "until": false, "from": false]),
+        "logs": flags(["level": true, "size": true, "order": true, "until": true, "from": true]),
         // Localized alerts are not picked per device (docs/push.md).
         "push": flags(["immediatePush": true, "scheduledPush": true, "storedPushData": true,
                        "pushAudiences": true, "localization": false]),

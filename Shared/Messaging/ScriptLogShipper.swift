@@ -1,0 +1,74 @@
+import Contracts
+import Runtime
+import Synchronization
+
+/// Takes the lines this process keeps for `GET /scriptlog` (`ScriptLogTap`) to cloud, which stores them
+/// (`scriptlog.append.v1`), every `interval` and whenever asked (`flush`). The log is best effort: a batch
+/// cloud did not confirm is dropped and counted, and the count is logged once a batch arrives again.
+public final class ScriptLogShipper: Sendable {
+    private let tap: ScriptLogTap
+    private let client: RPCClient
+    private let interval: Duration
+    private let timeout: Duration
+    private let logger: Logger
+    private let lost = Atomic<Int>(0)
+    private let loop = Mutex<Task<Void, Never>?>(nil)
+
+    public init(tap: ScriptLogTap = .shared, client: RPCClient, interval: Duration = .milliseconds(250),
+                timeout: Duration = .seconds(2), logger: Logger) {
+        self.tap = tap
+        self.client = client
+        self.interval = interval
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// Ships every `interval` until cancelled; what `start` runs, and what a host runs as a job of its own.
+    public func run() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            await flush()
+        }
+    }
+
+    /// Runs `run()` in a task this shipper owns until `stop()`.
+    public func start() {
+        loop.withLock { loop in
+            guard loop == nil else { return }
+            loop = Task { await self.run() }
+        }
+    }
+
+    /// Stops the loop and ships what is left.
+    public func stop() async {
+        let task = loop.withLock { loop in
+            defer { loop = nil }
+            return loop
+        }
+        task?.cancel()
+        await task?.value
+        await flush()
+    }
+
+    /// Ships everything collected so far and returns once cloud stored it (or the batch was given up).
+    public func flush() async {
+        let (records, dropped) = tap.take()
+        if dropped > 0 { lost.add(dropped, ordering: .relaxed) }
+        guard !records.isEmpty else { return }
+        let batch = AppendScriptLogs(entries: records.map {
+            AppendScriptLogs.Entry(time: $0.time, level: $0.level.name, service: $0.service, message: $0.message,
+                                   fields: $0.fields)
+        })
+        do {
+            let _: Empty = try await client.send(AppendScriptLogs.type, batch, to: .cloud, requestId: RandomUUID.string(),
+                                                 identity: .master, timeout: timeout, safeToRunTwice: false)
+        } catch {
+            lost.add(records.count, ordering: .relaxed)
+            return
+        }
+        let missing = lost.exchange(0, ordering: .relaxed)
+        if missing > 0 {
+            logger.warning("log lines were not kept for /scriptlog", ["lines": String(missing)])
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// `GET /scriptlog` as parse-server answers it (its `spec/LogsRouter.spec.js`, the PHP SDK's `ParseLogsTest`):
+    /// the lines of every service, kept in cloud. The test stack keeps them at verbose, with the access lines.
+    @Suite struct ScriptLogs {
+        static func logs(_ query: [String: String] = [:]) async throws -> [[String: Any]] {
+            let reply = try await PostsHTTP.send("GET", "/scriptlog", master: true, query: query)
+            #expect(reply.status == 200, "\(reply.text)")
+            return try #require((try? JSONSerialization.jsonObject(with: reply.body)) as? [[String: Any]], "\(reply.text)")
+        }
+
+        @Test func needsTheMasterKey() async throws {
+            let reply = try await PostsHTTP.send("GET", "/scriptlog")
+            #expect(reply.status == 403)
+            #expect(reply.json?["error"] as? String == "unauthorized: master key is required")
+        }
+
+        /// The gateway's line for a request is there for the client's next request, with parse-server's fields.
+        @Test func aRequestIsLoggedBeforeItsAnswerLeaves() async throws {
+            let marker = "probe\(UInt32.random(in: 0...UInt32.max))"
+            let probe = try await PostsHTTP.send("GET", "/classes/ScriptLogProbe", query: ["where": #"{"m":"\#(marker)"}"#])
+            #expect(probe.status == 200, "\(probe.text)")
+            let entries = try await Self.logs(["size": "1000"])
+            let line = try #require(entries.first { ($0["url"] as? String)?.contains(marker) == true }, "\(entries.prefix(3))")
+            #expect(line["method"] as? String == "GET")
+            #expect((line["url"] as? String)?.hasSuffix("/classes/ScriptLogProbe?where={\"m\":\"\(marker)\"}") == true)
+            #expect(line["status"] as? String == "200")
+            #expect(line["level"] as? String == "verbose")
+            #expect(line["service"] as? String == "gateway")
+            #expect((line["message"] as? String)?.hasPrefix("GET ") == true)
+            #expect(line["request.id"] is String)
+            let timestamp = try #require(line["timestamp"] as? String)
+            #expect(timestamp.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil)
+        }
+
+        @Test func aPasswordInTheQueryIsMasked() async throws {
+            let username = "scriptlog\(UInt32.random(in: 0...UInt32.max))"
+            _ = try await PostsHTTP.send("GET", "/login", query: ["username": username, "password": "simple@pass.com"])
+            let reply = try await PostsHTTP.send("GET", "/scriptlog", master: true, query: ["size": "1000"])
+            #expect(!reply.text.contains("simple@pass.com"))
+            let entries = try #require((try? JSONSerialization.jsonObject(with: reply.body)) as? [[String: Any]])
+            let line = try #require(entries.first { ($0["url"] as? String)?.contains(username) == true })
+            #expect((line["url"] as? String)?.contains("password=********") == true, "\(line)")
+        }
+
+        @Test func sizeOrderAndTimeWindow() async throws {
+            for _ in 0..<3 { _ = try await PostsHTTP.send("GET", "/classes/ScriptLogProbe") }
+            let newest = try await Self.logs(["size": "3"])
+            #expect(newest.count == 3)
+            let stamps = newest.compactMap { $0["timestamp"] as? String }
+            #expect(stamps == stamps.sorted(by: >))
+            let oldest = try await Self.logs(["n": "3", "order": "asc"])
+            let ascending = oldest.compactMap { $0["timestamp"] as? String }
+            #expect(ascending.count == 3 && ascending == ascending.sorted())
+            #expect(ascending.last! <= stamps.last!)
+            #expect(try await Self.logs(["size": "1"]).count == 1)
+            #expect(try await Self.logs(["size": "nonsense"]).count == 10)
+            let future = ISO8601DateFormatter().string(from: Date().addingTimeInterval(4 * 3_600))
+            #expect(try await Self.logs(["from": future, "size": "5"]).isEmpty)
+            #expect(try await Self.logs(["until": "1950-01-01T00:00:00.000Z", "size": "5"]).isEmpty)
+        }
+
+        /// `level=error` answers the error lines only: a failed function's line, not the access lines.
+        @Test func errorsAlone() async throws {
+            let marker = "failing\(UInt32.random(in: 0...UInt32.max))"
+            let refused = try await CloudAPI.run("refuse", ["code": 142, "message": marker])
+            #expect(refused.status == 400)
+            let line = try await Self.eventually { entries in
+                entries.first { ($0["message"] as? String)?.contains(marker) == true }
+            } query: { ["level": "error", "size": "1000"] }
+            #expect(line["level"] as? String == "error")
+            #expect(line["service"] as? String == "cloud")
+            #expect(line["functionName"] as? String == "refuse")
+            #expect((line["message"] as? String)?.hasPrefix("Failed running cloud function refuse for user undefined") == true)
+            let errors = try await Self.logs(["level": "error", "size": "1000"])
+            #expect(errors.allSatisfy { $0["level"] as? String == "error" })
+        }
+
+        /// A function's run, logged by cloud, arrives there too (a shipment later than the gateway's own lines).
+        @Test func cloudFunctionRunsAreLogged() async throws {
+            let marker = "ran\(UInt32.random(in: 0...UInt32.max))"
+            let reply = try await CloudAPI.run("echo", ["marker": marker])
+            #expect(reply.status == 200, "\(reply.text)")
+            let line = try await Self.eventually { entries in
+                entries.first { ($0["message"] as? String)?.contains(marker) == true && $0["service"] as? String == "cloud" }
+            } query: { ["size": "1000"] }
+            #expect(line["message"] as? String
+                    == "Ran cloud function echo for user undefined with:\n  Input: {\"marker\":\"\(marker)\"}\n  Result: {\"marker\":\"\(marker)\"}")
+            #expect(line["level"] as? String == "info")
+        }
+
+        /// Polls for up to 10 s: the services other than the gateway send their lines every quarter second.
+        static func eventually(_ find: ([[String: Any]]) -> [String: Any]?,
+                               query: () -> [String: String]) async throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(10)
+            while true {
+                if let found = find(try await logs(query())) { return found }
+                guard Date() < deadline else {
+                    Issue.record("no such log line within 10 s")
+                    throw CancellationError()
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+}
