@@ -85,8 +85,10 @@ public final class CommandServer: Sendable {
         inFlight.add(1, ordering: .relaxed)
         MessagingMetrics.commandsInFlight.increment()
         let large = delivery.body.count >= MemoryTrim.largeBytes
+        // Every line logged and every call made while handling it belongs to the caller's trace.
+        let trace = delivery.headers[TraceContext.header].flatMap(TraceContext.init(traceparent:))
         Task {
-            await handle(delivery)
+            await TraceContext.$current.withValue(trace) { await handle(delivery) }
             MessagingMetrics.commandsInFlight.decrement()
             inFlight.subtract(1, ordering: .releasing)
             if large { MemoryTrim.afterLargeWork() }

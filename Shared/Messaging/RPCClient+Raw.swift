@@ -19,7 +19,7 @@ extension RPCClient {
         headers[RawHeaders.identity] = String(decoding: try JSONCoding.encode(identity), as: UTF8.self)
         let outgoing = OutgoingMessage(routingKey: queue, body: message.body, contentType: "application/octet-stream",
                                        messageId: requestId, type: type, headers: headers)
-        let reply = try await connection.call(outgoing, timeout: timeout)
+        let reply = try await connection.call(Self.traced(outgoing), timeout: timeout)
         if reply.headers[RawHeaders.status] == RawHeaders.ok {
             var answer = reply.headers
             answer[RawHeaders.status] = nil

@@ -42,7 +42,7 @@ public final class RPCClient: Sendable {
         let command = Command(type: type, requestId: requestId, identity: identity, payload: payload)
         let message = OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command),
                                       messageId: requestId, type: type, coalescible: safeToRunTwice)
-        let reply = try await connection.call(message, timeout: timeout)
+        let reply = try await connection.call(Self.traced(message), timeout: timeout)
         let decoded: CommandReply<Result>
         do {
             decoded = try JSONCoding.decode(CommandReply<Result>.self, from: reply.body)
@@ -50,5 +50,13 @@ public final class RPCClient: Sendable {
             throw MessagingError.malformedReply("\(type) from \(queue): \(error)")
         }
         return try decoded.get()
+    }
+
+    /// `message` with the next hop of the trace under way (`TraceContext.current`), if there is one.
+    static func traced(_ message: OutgoingMessage) -> OutgoingMessage {
+        guard let trace = TraceContext.current else { return message }
+        var traced = message
+        traced.headers[TraceContext.header] = trace.child().traceparent
+        return traced
     }
 }

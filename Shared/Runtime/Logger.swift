@@ -4,8 +4,9 @@ import Glibc
 import Foundation
 
 /// Writes one JSON object per line to standard error: `time`, `level`, `service`, `msg`, then
-/// the logger's metadata (for example `request.id`) and the call's own fields. The lines `tap` keeps are handed
-/// to it as well, for `GET /scriptlog`.
+/// the logger's metadata (for example `request.id`) and the call's own fields, and `trace.id` when the line is
+/// written for a request under way (`TraceContext.current`). The lines `tap` keeps are handed to it as well, for
+/// `GET /scriptlog`.
 public struct Logger: Sendable {
     public let service: String
     public var level: LogLevel
@@ -41,9 +42,20 @@ public struct Logger: Sendable {
     }
 
     /// A line about one finished request, as a web server's access log has: written at info, and kept for
-    /// `/scriptlog` at verbose, where parse-server keeps its request lines.
-    public func access(_ message: String, _ fields: [String: String]) {
-        write(.info, keptAs: .verbose, message, fields)
+    /// `/scriptlog` at verbose, where parse-server keeps its request lines. Its fields come as pairs, written in
+    /// their order after the metadata: one such line per request, so it builds no dictionary unless it is kept.
+    public func access(_ message: String, _ fields: [(String, String)]) {
+        let writes = LogLevel.info >= level
+        let keeps = tap.keeps(.verbose)
+        guard writes || keeps else { return }
+        let time = Self.now()
+        let fields = TraceContext.current.map { fields + [("trace.id", $0.traceId)] } ?? fields
+        if keeps {
+            let allFields = metadata.merging(fields, uniquingKeysWith: { _, new in new })
+            tap.add(ScriptLogRecord(time: time, level: .verbose, service: service, message: message, fields: allFields))
+        }
+        guard writes else { return }
+        emit(time: time, level: .info, message, metadata.sorted(by: { $0.key < $1.key }) + fields)
     }
 
     private func write(_ lineLevel: LogLevel, keptAs keptLevel: ScriptLogLevel, _ message: String, _ fields: [String: String]) {
@@ -51,18 +63,23 @@ public struct Logger: Sendable {
         let keeps = tap.keeps(keptLevel)
         guard writes || keeps else { return }
         let time = Self.now()
-        let allFields = metadata.merging(fields, uniquingKeysWith: { _, new in new })
+        var allFields = metadata.merging(fields, uniquingKeysWith: { _, new in new })
+        if let trace = TraceContext.current { allFields["trace.id"] = trace.traceId }
         if keeps {
             tap.add(ScriptLogRecord(time: time, level: keptLevel, service: service, message: message, fields: allFields))
         }
         guard writes else { return }
+        emit(time: time, level: lineLevel, message, allFields.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
+    }
+
+    private func emit(time: Int64, level lineLevel: LogLevel, _ message: String, _ fields: [(String, String)]) {
         var line: [UInt8] = []
         line.reserveCapacity(256)
         line += "{\"time\":\"\(CivilCalendar.timestamp(milliseconds: time))\",\"level\":\"\(lineLevel.name)\",\"service\":".utf8
         JSONEscaping.write(service, into: &line)
         line += ",\"msg\":".utf8
         JSONEscaping.write(message, into: &line)
-        for (key, value) in allFields.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in fields {
             line.append(UInt8(ascii: ","))
             JSONEscaping.write(key, into: &line)
             line.append(UInt8(ascii: ":"))

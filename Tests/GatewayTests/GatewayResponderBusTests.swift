@@ -69,6 +69,21 @@ import Testing
         #expect(body?["code"] as? Int == 101 && body?["error"] as? String == "Object not found.")
     }
 
+    /// The command joins the client's trace as its next hop; without a `traceparent`, a new trace starts.
+    @Test func theCommandCarriesTheClientsTrace() async throws {
+        let bus = InMemoryBus()
+        bus.serve(.posts, RESTRequest.type, RESTRequest.self) { _ in RESTResponse(status: 200, body: "{}") }
+        var request = Self.request("GET", "/parse/classes/Cat")
+        request.headers.add("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        _ = try await Self.responder(bus).respond(to: request)
+        _ = try await Self.responder(bus).respond(to: Self.request("GET", "/parse/classes/Cat"))
+        let sent = bus.calls.compactMap { $0.headers["traceparent"].flatMap(TraceContext.init(traceparent:)) }
+        #expect(sent.count == 2)
+        #expect(sent.first?.traceId == "4bf92f3577b34da6a3ce929d0e0e4736" && sent.first?.flags == "01")
+        #expect(sent.first?.spanId != "00f067aa0ba902b7")
+        #expect(sent.last?.traceId != "4bf92f3577b34da6a3ce929d0e0e4736" && sent.last?.traceId.count == 32)
+    }
+
     @Test func aWrongApplicationIdIsRefusedWithoutACall() async throws {
         let bus = InMemoryBus()
         let response = try await Self.responder(bus).respond(to: Self.request("GET", "/parse/classes/Cat", appId: "other"))

@@ -91,6 +91,24 @@ extension IntegrationSuite {
             #expect(line["level"] as? String == "info")
         }
 
+        /// A client's `traceparent` joins every line of its request, in every process it crosses.
+        @Test func oneTraceIdFollowsARequestThroughTheServices() async throws {
+            let traceId = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 1...UInt32.max)) }.joined()
+            let marker = "traced\(UInt32.random(in: 0...UInt32.max))"
+            let reply = try await CloudAPI.run("echo", ["marker": marker],
+                                               headers: ["traceparent": "00-\(traceId)-00f067aa0ba902b7-01"])
+            #expect(reply.status == 200, "\(reply.text)")
+            let ran = try await Self.eventually { entries in
+                entries.first { ($0["message"] as? String)?.contains(marker) == true && $0["service"] as? String == "cloud" }
+            } query: { ["size": "1000"] }
+            #expect(ran["trace.id"] as? String == traceId)
+            let access = try #require(try await Self.logs(["size": "1000"]).first {
+                $0["service"] as? String == "gateway" && ($0["url"] as? String)?.hasSuffix("/functions/echo") == true
+                    && $0["trace.id"] as? String == traceId
+            })
+            #expect(access["request.id"] as? String == ran["request.id"] as? String)
+        }
+
         /// Polls for up to 10 s: the services other than the gateway send their lines every quarter second.
         static func eventually(_ find: ([[String: Any]]) -> [String: Any]?,
                                query: () -> [String: String]) async throws -> [String: Any] {

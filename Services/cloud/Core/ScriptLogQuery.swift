@@ -17,8 +17,9 @@ struct ScriptLogQuery: Equatable {
     init(query: [String: String], now: Int64) {
         from = query["from"].flatMap(ParseDate.milliseconds(from:)) ?? now - Self.week
         until = query["until"].flatMap(ParseDate.milliseconds(from:)) ?? now
-        let requested = (query["n"] ?? query["size"]).flatMap { Double($0) }.flatMap { $0.isFinite ? Int($0) : nil } ?? 0
-        size = requested > 0 ? min(requested, Self.maximumSize) : 10
+        // Clamped as a Double first: converting a huge one to Int would trap.
+        let requested = (query["n"] ?? query["size"]).flatMap { Double($0) }.map { $0.isFinite ? $0 : 0 } ?? 0
+        size = requested >= 1 ? Int(min(requested, Double(Self.maximumSize))) : 10
         ascending = query["order"] == "asc"
         errorsOnly = query["level"] == "error"
     }

@@ -9,9 +9,9 @@ enum AccessLine {
     static func write(_ request: HTTPRequest, status: Int, since started: ContinuousClock.Instant, trace: CommandTrace?,
                       to log: Logger) {
         let target = url(request)
-        var fields = ["method": request.method, "url": target, "status": String(status),
-                      "duration_ms": started.millisecondsElapsedText]
-        if let trace { fields["msg.type"] = trace.summary }
+        var fields = [("method", request.method), ("url", target), ("status", String(status)),
+                      ("duration_ms", started.millisecondsElapsedText)]
+        if let trace { fields.append(("msg.type", trace.summary)) }
         log.access("\(request.method) \(target) \(status)", fields)
     }
 

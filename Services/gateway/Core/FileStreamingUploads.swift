@@ -14,11 +14,13 @@ extension GatewayResponder: HTTPStreamingResponder {
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
         let requestId = head.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
-        return await logged(head, log: logger.with("request.id", requestId)) {
-            guard let path = routePath(head.path) else { return ParseResponses.unknownRoute(head.method, head.path) }
-            return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
-                .respondStreamed(to: head, body: body, path: path, requestId: requestId,
-                                 serverURL: serverURL(for: head))
+        return await TraceContext.$current.withValue(Self.trace(head)) {
+            await logged(head, log: logger.with("request.id", requestId)) {
+                guard let path = routePath(head.path) else { return ParseResponses.unknownRoute(head.method, head.path) }
+                return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
+                    .respondStreamed(to: head, body: body, path: path, requestId: requestId,
+                                     serverURL: serverURL(for: head))
+            }
         }
     }
 }

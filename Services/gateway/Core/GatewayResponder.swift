@@ -69,10 +69,17 @@ struct GatewayResponder: HTTPResponder {
     func respond(to request: HTTPRequest, route: String?) async -> HTTPResponse {
         let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
-        return await logged(request, log: log) {
-            guard let route else { return ParseResponses.unknownRoute(request.method, request.path) }
-            return await dispatch(request, path: route, requestId: requestId, log: log)
+        return await TraceContext.$current.withValue(Self.trace(request)) {
+            await logged(request, log: log) {
+                guard let route else { return ParseResponses.unknownRoute(request.method, request.path) }
+                return await dispatch(request, path: route, requestId: requestId, log: log)
+            }
         }
+    }
+
+    /// The gateway's hop of the client's trace (its `traceparent` header), or of a new one.
+    static func trace(_ request: HTTPRequest) -> TraceContext {
+        request.headers[TraceContext.header].flatMap(TraceContext.init(traceparent:))?.child() ?? .start()
     }
 
     /// `answer`, with the access line written after it when the access log is on.
