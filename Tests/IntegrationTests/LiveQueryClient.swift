@@ -69,9 +69,10 @@ final class LiveQueryClient {
     /// `subscribe`, and the answer.
     @discardableResult
     func subscribe(_ requestId: Int, className: String, where clause: [String: Any] = [:], keys: [String]? = nil,
-                   sessionToken: String? = nil) throws -> [String: Any]? {
+                   watch: [String]? = nil, sessionToken: String? = nil) throws -> [String: Any]? {
         var query: [String: Any] = ["className": className, "where": clause]
         if let keys { query["keys"] = keys }
+        if let watch { query["watch"] = watch }
         var message: [String: Any] = ["op": "subscribe", "requestId": requestId, "query": query]
         if let sessionToken { message["sessionToken"] = sessionToken }
         try send(message)

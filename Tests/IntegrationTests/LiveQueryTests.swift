@@ -121,6 +121,32 @@ extension IntegrationSuite {
             #expect(object["score"] == nil)
         }
 
+        /// parse-server 9's `watch`: creates and updates only when a watched field changes; the rest as before.
+        @Test func watchSendsOnlyTheChangesOfItsFields() async throws {
+            let className = PostsHTTP.uniqueClass("LiveWatch")
+            let client = try LiveQueryClient()
+            try client.connect()
+            let subscribed = try #require(try client.subscribe(3, className: className, watch: ["score"]))
+            #expect(Self.op(subscribed) == "subscribed")
+            // A create without the watched field sends nothing.
+            _ = try await PostsHTTP.create(className, ["name": "no score"])
+            let id = try await PostsHTTP.create(className, ["name": "Tom", "score": 1])
+            let created = try #require(try client.receive())
+            #expect(Self.op(created) == "create" && Self.object(created)["objectId"] as? String == id)
+            try await Self.update(className, id, ["name": "Tim"])
+            try await Self.update(className, id, ["score": 2])
+            // The name's update sent nothing: the next event is the score's.
+            let updated = try #require(try client.receive())
+            #expect(Self.op(updated) == "update")
+            #expect(Self.object(updated)["score"] as? Int == 2 && Self.object(updated)["name"] as? String == "Tim")
+            #expect(Self.original(updated)["score"] as? Int == 1)
+            // A delete is sent whatever changed.
+            #expect(try await PostsHTTP.send("DELETE", "/classes/\(className)/\(id)", master: true).status == 200)
+            let deleted = try #require(try client.receive())
+            #expect(Self.op(deleted) == "delete")
+            #expect(try client.expectNothing() == nil)
+        }
+
         @Test func aVoteArrivesAsAnUpdateWithTheNewTotal() async throws {
             let className = PostsHTTP.uniqueClass("LiveCat")
             let client = try LiveQueryClient()

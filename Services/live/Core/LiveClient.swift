@@ -27,18 +27,21 @@ final class LiveSubscription {
     let className: String
     let matcher: WhereMatcher
     let keys: [String]?
+    /// parse-server 9's `watch`: `create` and `update` events only when one of these fields changed.
+    let watch: [String]?
     /// The subscription's own token, else the client's.
     let sessionToken: String?
     /// The class-level permission its events need: `get` or `find`.
     let operation: String
 
     init(client: LiveClient, requestId: JSONValue, className: String, matcher: WhereMatcher, keys: [String]?,
-         sessionToken: String?, operation: String) {
+         watch: [String]? = nil, sessionToken: String?, operation: String) {
         self.client = client
         self.requestId = requestId
         self.className = className
         self.matcher = matcher
         self.keys = keys
+        self.watch = watch
         self.sessionToken = sessionToken
         self.operation = operation
     }

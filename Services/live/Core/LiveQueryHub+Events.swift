@@ -109,6 +109,10 @@ extension LiveQueryHub {
                 case (false, true): op = original == nil ? "create" : "enter"
                 case (false, false): continue
                 }
+                if op == "update" || op == "create", let watch = subscription.watch,
+                   !watch.contains(where: { current[$0] != original?[$0] }) {
+                    continue
+                }
             }
             let texts = encoded.texts(keys: subscription.keys,
                                       hidden: rules.protectedFields(identity: identity, hasMasterKey: client.hasMasterKey))

@@ -151,6 +151,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             return
         }
         let keys = (query["keys"] ?? query["fields"])?.arrayValue?.compactMap(\.stringValue)
+        let watch = query["watch"]?.arrayValue?.compactMap(\.stringValue)
         let token = message["sessionToken"]?.stringValue ?? client.sessionToken
         withSession(token) { [self] identity in withRules(className) { [self] _ in
             guard clients[connection] === client, let id = requestId.numberValue else { return }
@@ -164,7 +165,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             let whereClause = query["where"]?.objectValue ?? [:]
             let operation = whereClause.count == 1 && whereClause["objectId"]?.stringValue != nil ? "get" : "find"
             let subscription = LiveSubscription(client: client, requestId: requestId, className: className, matcher: matcher,
-                                                keys: keys, sessionToken: token, operation: operation)
+                                                keys: keys, watch: watch, sessionToken: token, operation: operation)
             client.subscriptions[id] = subscription
             byClass[className, default: [:]][ObjectIdentifier(subscription)] = subscription
             if let token { sessions.retain(token) }
