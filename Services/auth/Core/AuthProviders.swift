@@ -9,6 +9,9 @@ struct AuthProviders: Sendable {
     var options: [String: JSONValue] = [:]
     /// The providers' signing keys fetched so far, for every copy of these settings.
     var keys = JWKSCache()
+    /// `auth.mfa`, when configured and not switched off: an additional factor, not a way to log in by itself, so
+    /// handled apart from the others (`multiFactorStep`, and `LoginHandler`).
+    var multiFactor: MultiFactorAuth?
 
     static let unsupported = ParseError(.unsupportedService, "This authentication method is unsupported.")
 
@@ -26,6 +29,9 @@ struct AuthProviders: Sendable {
                 throw ConfigurationError("PARSE_SERVER_AUTH_PROVIDERS must be a JSON object of provider options, like {\"apple\":{\"clientId\":\"...\"}}")
             }
             providers.options = options
+            if let mfa = options["mfa"]?.objectValue, mfa["enabled"]?.boolValue != false {
+                providers.multiFactor = try MultiFactorAuth(options: mfa)
+            }
         }
         return providers
     }
@@ -69,11 +75,42 @@ struct AuthProviders: Sendable {
         }
     }
 
+    /// The `mfa` entry of `authData` as it is to be stored, for a user whose `authData` is `stored` (empty for a new
+    /// user): set up, or replaced by its owner or the master key (parse-server's `validateSetUp` and
+    /// `validateUpdate`). Nil when `authData` has no `mfa`, or removes it (which parse-server checks no further).
+    func multiFactorStep(_ authData: AuthData, stored: [String: JSONValue], isMaster: Bool) throws -> MultiFactorAuth.Step? {
+        guard let data = authData.entries["mfa"], !data.isNull else { return nil }
+        guard let multiFactor else { throw Self.unsupported }
+        if let existing = stored["mfa"] { return try multiFactor.update(data, stored: existing, isMaster: isMaster) }
+        return try multiFactor.setUp(data)
+    }
+
+    /// At a login of a user whose `authData` is `stored`, with `sent` in the request (parse-server's "additional"
+    /// policy and `validateLogin`): a user with `mfa` must send its current code or a recovery code too, which is
+    /// checked and not stored; a user without may set it up here. The step to store, if any.
+    func loginFactor(_ sent: AuthData?, stored: [String: JSONValue]) throws -> MultiFactorAuth.Step? {
+        let data = sent?.entries["mfa"].flatMap { $0.isNull ? nil : $0 }
+        guard let multiFactor else {
+            if data != nil { throw Self.unsupported }
+            return nil
+        }
+        if let existing = stored["mfa"] {
+            guard let data else { throw MultiFactorAuth.missing }
+            try multiFactor.checkLogin(data["token"], stored: existing)
+            return nil
+        }
+        return try data.map { try multiFactor.setUp($0) }
+    }
+
     /// parse-server's step-by-step validation: providers in name order, an unlink (`null`) needs no check, and the
     /// first failure stops the rest (so a later provider is never called for a request that fails anyway).
     func validate(_ authData: AuthData) async throws {
         for (name, data) in authData.entries.sorted(by: { $0.key < $1.key }) {
             guard let data = data.objectValue else { continue }
+            if name == "mfa" {
+                guard multiFactor != nil else { throw Self.unsupported }
+                continue
+            }
             guard let provider = provider(name) else { throw Self.unsupported }
             try await provider.validate(data)
         }

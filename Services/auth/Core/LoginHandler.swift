@@ -12,17 +12,29 @@ struct LoginHandler: Sendable {
 
     func login(_ request: AuthRequest) async throws -> RESTResponse {
         let user = try await authenticate(request)
+        let sent = try request.body()["authData"].flatMap { try AuthData.parse($0) }
+        let factor = try settings.providers.loginFactor(sent, stored: user.authData)
         try await checkPasswordAge(user)
         let triggers = UserTriggers(request: request)
         try await triggers.beforeLogin(user.json(showEmail: true))
         let names = await request.triggers(of: UserTriggers.userClass)
         let sessions = self.sessions
+        var stored = user.authData
+        if let factor { stored["mfa"] = factor.save }
+        let enrolled = factor == nil ? nil : JSONValue.object(stored).compactText
         let session = try await pool.transaction { connection in
+            if let enrolled {
+                _ = try await connection.query("UPDATE users SET auth_data = $2::jsonb WHERE id = $1", [user.id, enrolled])
+            }
             let session = try await sessions.create(userId: user.id, action: "login", authProvider: "password", on: connection)
             try await triggers.afterLogin(user.json(showEmail: true), userId: user.id, names: names, on: connection)
             return session
         }
-        return AuthResponses.ok(user.json(showEmail: true, sessionToken: session.token))
+        var answer = user.json(showEmail: true, sessionToken: session.token)
+        if factor != nil { answer["authData"] = .object(UserRecord.clientView(stored, isMaster: request.isMaster)) }
+        // parse-server answers the providers' responses whenever the login sent `authData`.
+        if sent != nil { answer["authDataResponse"] = .object(factor?.response.map { ["mfa": $0] } ?? [:]) }
+        return AuthResponses.ok(answer)
     }
 
     func verifyPassword(_ request: AuthRequest) async throws -> RESTResponse {

@@ -22,6 +22,13 @@ extension SignupHandler {
         try await settings.providers.validate(authData)
         if let user = found.first { return try await logIn(user, authData: authData, request: request) }
 
+        var authData = authData
+        var changes = changes
+        let factor = try settings.providers.multiFactorStep(authData, stored: [:], isMaster: request.isMaster)
+        if let factor {
+            authData.entries["mfa"] = factor.save
+            changes.authData = authData
+        }
         let generated = changes.username == nil
         let username = changes.username ?? ObjectId.make(length: 25)
         let (id, now, session) = try await create(changes, username: username, authData: authData, logger: request.logger,
@@ -29,12 +36,17 @@ extension SignupHandler {
         var answer: [String: JSONValue] = ["objectId": .string(id), "createdAt": AuthResponses.date(now)]
         if let session { answer["sessionToken"] = .string(session.token) }
         if generated { answer["username"] = .string(username) }
+        if let response = factor?.response { answer["authDataResponse"] = .object(["mfa": response]) }
         return AuthResponses.created(answer, location: "\(request.serverURL)/users/\(id)")
     }
 
     /// The user linked to the provider logs in; provider data that changed (a new token) is stored.
     private func logIn(_ user: UserRecord, authData: AuthData, request: AuthRequest) async throws -> RESTResponse {
-        let changed = authData.changes(from: user.authData)
+        let factor = try settings.providers.loginFactor(authData, stored: user.authData)
+        // A checked token is not stored; a new enrolment is.
+        var sent = authData
+        sent.entries["mfa"] = factor?.save
+        let changed = sent.changes(from: user.authData)
         let merged = changed.applied(to: user.authData)
         let sessions = self.sessions
         let identities = UserIdentityStore(pool: pool)
@@ -53,7 +65,8 @@ extension SignupHandler {
             throw UserIdentityStore.linkError(error)
         }
         var answer = user.json(showEmail: true, sessionToken: session.token)
-        if !merged.isEmpty { answer["authData"] = .object(merged) }
+        if !merged.isEmpty { answer["authData"] = .object(UserRecord.clientView(merged, isMaster: request.isMaster)) }
+        answer["authDataResponse"] = .object(factor?.response.map { ["mfa": $0] } ?? [:])
         return AuthResponses.json(200, .object(answer), headers: ["Location": "\(request.serverURL)/users/\(user.id)"])
     }
 }

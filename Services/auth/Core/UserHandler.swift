@@ -73,7 +73,13 @@ struct UserHandler: Sendable {
         }
         if let acl = changes.acl, !groups.isMaster { changes.acl = ACLValidator.withOwnerAccess(acl, userId: id) }
         var mergedAuthData: [String: JSONValue]?
-        if let authData = changes.authData {
+        var authDataResponse: [String: JSONValue] = [:]
+        if var authData = changes.authData {
+            if let step = try settings.providers.multiFactorStep(authData, stored: user.authData, isMaster: groups.isMaster) {
+                authData.entries["mfa"] = step.save
+                authDataResponse["mfa"] = step.response
+                changes.authData = authData
+            }
             mergedAuthData = try await checkLinks(authData, of: user, changes: changes, isMaster: groups.isMaster)
         }
 
@@ -142,6 +148,7 @@ struct UserHandler: Sendable {
         }
         var answer: [String: JSONValue] = ["updatedAt": AuthResponses.date(now)]
         if let newSession { answer["sessionToken"] = .string(newSession.token) }
+        if !authDataResponse.isEmpty { answer["authDataResponse"] = .object(authDataResponse) }
         return AuthResponses.ok(answer)
     }
 

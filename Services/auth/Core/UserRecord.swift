@@ -41,12 +41,13 @@ struct UserRecord: Sendable {
     /// The user as clients see it: never the password or internal columns; the email and `authData` only to the
     /// user themself and the master key (parse-server's default `protectedFields` for `_User`, and its rule that
     /// `authData` is private), which is what `showEmail` says.
-    func json(showEmail: Bool, sessionToken: String? = nil) -> [String: JSONValue] {
+    /// A second factor's secret only to the master key (`isMaster`).
+    func json(showEmail: Bool, sessionToken: String? = nil, isMaster: Bool = false) -> [String: JSONValue] {
         var object = fields
         object["objectId"] = .string(id)
         object["username"] = .string(username)
         if showEmail, let email { object["email"] = .string(email) }
-        if showEmail, !authData.isEmpty { object["authData"] = .object(authData) }
+        if showEmail, !authData.isEmpty { object["authData"] = .object(Self.clientView(authData, isMaster: isMaster)) }
         if let emailVerified { object["emailVerified"] = .bool(emailVerified) }
         if let acl { object["ACL"] = acl }
         object["createdAt"] = AuthResponses.date(createdAt)
@@ -58,6 +59,14 @@ struct UserRecord: Sendable {
     /// As parse-server: the email is visible to the user and to the master key only.
     func json(for groups: AccessGroups, sessionToken: String? = nil) -> [String: JSONValue] {
         let isSelf = groups.userId == id
-        return json(showEmail: groups.isMaster || isSelf, sessionToken: isSelf ? sessionToken : nil)
+        return json(showEmail: groups.isMaster || isSelf, sessionToken: isSelf ? sessionToken : nil, isMaster: groups.isMaster)
+    }
+
+    /// `authData` as parse-server's adapters' `afterFind` show it: `mfa` as its status to anyone but the master key.
+    static func clientView(_ authData: [String: JSONValue], isMaster: Bool) -> [String: JSONValue] {
+        guard !isMaster, let mfa = authData["mfa"] else { return authData }
+        var view = authData
+        view["mfa"] = MultiFactorAuth.clientView(mfa)
+        return view
     }
 }

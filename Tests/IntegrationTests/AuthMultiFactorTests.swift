@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// parse-server's `mfa` adapter with TOTP, as its `spec/AuthenticationAdapters.spec.js` ("OTP TOTP auth
+    /// adapter") takes it; the test stack configures it as that spec does. Codes are made by Python's `hmac`, apart
+    /// from the server's own implementation.
+    @Suite struct AuthMultiFactor {
+        /// A random base32 secret of 32 characters (20 bytes), as `new OTPAuth.Secret()` makes.
+        static func newSecret() -> String {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+            return String((0..<32).map { _ in alphabet[Int.random(in: 0..<32)] })
+        }
+
+        static let script = """
+            import base64, hashlib, hmac, struct, sys, time
+            key = base64.b32decode(sys.argv[1])
+            mac = hmac.new(key, struct.pack('>Q', int(time.time()) // 30), hashlib.sha1).digest()
+            offset = mac[-1] & 15
+            open(sys.argv[2], 'w').write('%06d' % ((struct.unpack('>I', mac[offset:offset + 4])[0] & 0x7fffffff) % 1000000))
+            """
+
+        /// The secret's current six-digit code (through a file: `Spawned`, not Foundation's `Process`, as
+        /// `TestStack.control` says why).
+        static func code(_ secret: String) throws -> String {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("totp-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            #expect(try Spawned.run(["/usr/bin/python3", "-c", script, secret, file.path]) == 0)
+            return try String(contentsOf: file, encoding: .utf8)
+        }
+
+        /// A user who enrolled with `secret`; the recovery codes the enrolment answered.
+        static func enrolled(_ secret: String) async throws -> (AuthAPI.User, [String]) {
+            let user = try await AuthAPI.signUp("mfa")
+            let reply = try await AuthAPI.send("PUT", "/users/\(user.id)",
+                                               ["authData": ["mfa": ["secret": secret, "token": try code(secret)]]],
+                                               token: user.token)
+            #expect(reply.status == 200, "\(reply.text)")
+            let response = try #require((reply.json?["authDataResponse"] as? [String: Any])?["mfa"] as? [String: Any])
+            let recovery = try #require(response["recovery"] as? String).components(separatedBy: ", ")
+            return (user, recovery)
+        }
+
+        static func logIn(_ user: AuthAPI.User, mfa: [String: Any]?) async throws -> Reply {
+            var body: [String: Any] = ["username": user.username, "password": user.password]
+            if let mfa { body["authData"] = ["mfa": mfa] }
+            return try await AuthAPI.send("POST", "/login", body)
+        }
+
+        @Test func canEnroll() async throws {
+            let secret = Self.newSecret()
+            let (user, recovery) = try await Self.enrolled(secret)
+            #expect(recovery.count == 2 && recovery.allSatisfy { $0.count == 30 })
+            let me = try await AuthAPI.send("GET", "/users/me", token: user.token)
+            #expect((me.json?["authData"] as? [String: Any])?["mfa"] as? [String: String] == ["status": "enabled"])
+            let master = try await AuthAPI.send("GET", "/users/\(user.id)", master: true)
+            #expect(((master.json?["authData"] as? [String: Any])?["mfa"] as? [String: Any])?["secret"] as? String == secret)
+        }
+
+        @Test func futureLoginsRequireTheToken() async throws {
+            let secret = Self.newSecret()
+            let (user, recovery) = try await Self.enrolled(secret)
+            let bare = try await Self.logIn(user, mfa: nil)
+            #expect(bare.status == 400)
+            #expect(AuthAPI.error(bare) == (-1, "Missing additional authData mfa"))
+            #expect(AuthAPI.error(try await Self.logIn(user, mfa: ["token": "abcd"])) == (141, "Invalid MFA token"))
+
+            let reply = try await Self.logIn(user, mfa: ["token": try Self.code(secret)])
+            #expect(reply.status == 200, "\(reply.text)")
+            let body = try #require(reply.json)
+            #expect(body["objectId"] as? String == user.id)
+            #expect(body["sessionToken"] is String)
+            #expect((body["authData"] as? [String: Any])?["mfa"] as? [String: String] == ["status": "enabled"])
+            #expect(Set(body.keys) == ["objectId", "username", "createdAt", "updatedAt", "authData", "ACL", "sessionToken",
+                                       "authDataResponse"])
+            // A recovery code stands for the code.
+            #expect(try await Self.logIn(user, mfa: ["token": recovery[1]]).status == 200)
+        }
+
+        @Test func changingTheSecretNeedsTheOldCode() async throws {
+            let secret = Self.newSecret()
+            let (user, _) = try await Self.enrolled(secret)
+            let newSecret = Self.newSecret()
+            let refused = try await AuthAPI.send("PUT", "/users/\(user.id)", ["authData": ["mfa": [
+                "secret": newSecret, "token": try Self.code(newSecret), "old": "123"]]], token: user.token)
+            #expect(AuthAPI.error(refused) == (141, "Invalid MFA token"))
+            let unchanged = try await AuthAPI.send("GET", "/users/\(user.id)", master: true)
+            #expect(((unchanged.json?["authData"] as? [String: Any])?["mfa"] as? [String: Any])?["secret"] as? String == secret)
+
+            let changed = try await AuthAPI.send("PUT", "/users/\(user.id)", ["authData": ["mfa": [
+                "secret": newSecret, "token": try Self.code(newSecret), "old": try Self.code(secret)]]], token: user.token)
+            #expect(changed.status == 200, "\(changed.text)")
+            let stored = try await AuthAPI.send("GET", "/users/\(user.id)", master: true)
+            #expect(((stored.json?["authData"] as? [String: Any])?["mfa"] as? [String: Any])?["secret"] as? String == newSecret)
+            #expect(try await Self.logIn(user, mfa: ["token": try Self.code(newSecret)]).status == 200)
+        }
+
+        @Test func aWrongCodeOrAShortSecretDoesNotEnroll() async throws {
+            let user = try await AuthAPI.signUp("mfa")
+            let secret = Self.newSecret()
+            let wrong = try await AuthAPI.send("PUT", "/users/\(user.id)",
+                                               ["authData": ["mfa": ["secret": secret, "token": "000000x"]]], token: user.token)
+            #expect(AuthAPI.error(wrong) == (141, "Invalid MFA token"))
+            let short = try await AuthAPI.send("PUT", "/users/\(user.id)",
+                                               ["authData": ["mfa": ["secret": "ABCDEFGH", "token": "123456"]]], token: user.token)
+            #expect(AuthAPI.error(short) == (141, "Invalid MFA data"))
+            // Not enrolled: the password alone still logs in.
+            #expect(try await Self.logIn(user, mfa: nil).status == 200)
+        }
+    }
+}
