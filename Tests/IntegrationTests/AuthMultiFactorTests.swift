@@ -107,5 +107,39 @@ extension IntegrationSuite {
             // Not enrolled: the password alone still logs in.
             #expect(try await Self.logIn(user, mfa: nil).status == 200)
         }
+
+        /// `POST /challenge` checks and identifies as parse-server's `handleChallenge`; no provider here has a
+        /// challenge, so an identified request gets an empty `challengeData`.
+        @Test func challengeChecksItsRequest() async throws {
+            let user = try await AuthAPI.signUp("challenge")
+            let cases: [([String: Any], Int, String)] = [
+                ([:], -1, "Nothing to challenge."),
+                (["username": user.username], -1, "You provided username or email, you need to also provide password."),
+                (["username": user.username, "password": "wrong", "challengeData": ["mfa": [:]]], 101, "Invalid username/password."),
+                (["challengeData": "mfa"], -1, "challengeData should be an object."),
+                (["challengeData": ["mfa": [:]], "authData": "x"], -1, "authData should be an object."),
+                (["username": user.username, "password": user.password, "challengeData": ["mfa": [:]],
+                  "authData": ["anonymous": ["id": "a"]]], -1,
+                 "You cannot provide username/email and authData, only use one identification method."),
+                (["challengeData": ["mfa": [:]], "authData": ["anonymous": ["id": "a"], "facebook": ["id": "b"]]], -1,
+                 "You cannot provide more than one authData provider with an id."),
+                (["challengeData": ["mfa": [:]], "authData": ["anonymous": ["id": "nobody-\(UUID().uuidString)"]]], 101,
+                 "User not found."),
+            ]
+            for (body, code, message) in cases {
+                let reply = try await AuthAPI.send("POST", "/challenge", body)
+                #expect(AuthAPI.error(reply) == (code, message), "\(body): \(reply.text)")
+            }
+            let answered = try await AuthAPI.send("POST", "/challenge", ["username": user.username, "password": user.password,
+                                                                         "challengeData": ["mfa": ["x": 1]]])
+            #expect(answered.status == 200 && answered.text == #"{"challengeData":{}}"#, "\(answered.text)")
+            // A provider's data identifies the user as well.
+            let anonymousId = "anon-\(UUID().uuidString)"
+            let anonymous = try await AuthAPI.send("POST", "/users", ["authData": ["anonymous": ["id": anonymousId]]])
+            #expect(anonymous.status == 201, "\(anonymous.text)")
+            let byAuthData = try await AuthAPI.send("POST", "/challenge", ["challengeData": ["mfa": [:]],
+                                                                           "authData": ["anonymous": ["id": anonymousId]]])
+            #expect(byAuthData.status == 200 && byAuthData.text == #"{"challengeData":{}}"#, "\(byAuthData.text)")
+        }
     }
 }

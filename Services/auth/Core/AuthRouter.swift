@@ -8,6 +8,7 @@ import Storage
 struct AuthRouter: Sendable {
     let signup: SignupHandler
     let login: LoginHandler
+    let challenges: ChallengeHandler
     let users: UserHandler
     let sessions: SessionHandler
     let roles: RoleHandler
@@ -23,6 +24,7 @@ struct AuthRouter: Sendable {
         let mailer = AccountMailer(settings: settings.email)
         signup = SignupHandler(pool: pool, settings: settings, sessions: store, mailer: mailer)
         login = LoginHandler(pool: pool, settings: settings, sessions: store)
+        challenges = ChallengeHandler(pool: pool, settings: settings, login: login)
         users = UserHandler(pool: pool, settings: settings, sessions: store, mailer: mailer)
         sessions = SessionHandler(pool: pool, sessions: store)
         roles = RoleHandler(pool: pool)
@@ -69,6 +71,7 @@ struct AuthRouter: Sendable {
         case ("users", 2, "DELETE"): return try await users.delete(request, id: segments[1])
         case ("login", 1, "GET"), ("login", 1, "POST"): return try await login.login(request)
         case ("verifyPassword", 1, "GET"), ("verifyPassword", 1, "POST"): return try await login.verifyPassword(request)
+        case ("challenge", 1, "POST"): return try await challenges.challenge(request)
         case ("logout", 1, "POST"): return try await users.logout(request)
         case ("sessions", 1, "GET"): return try await including(try await sessions.find(request), for: request)
         case ("sessions", 1, "POST"): return try await sessions.create(request)

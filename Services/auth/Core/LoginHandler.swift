@@ -42,7 +42,7 @@ struct LoginHandler: Sendable {
         return AuthResponses.ok(user.json(showEmail: true))
     }
 
-    private func authenticate(_ request: AuthRequest) async throws -> UserRecord {
+    func authenticate(_ request: AuthRequest) async throws -> UserRecord {
         let credentials = try Credentials(request)
         let invalid = ParseError(.objectNotFound, "Invalid username/password.")
         guard let user = try await UserStore(pool: pool).findForLogin(username: credentials.username, email: credentials.email),

@@ -18,7 +18,7 @@ enum ServiceRoute {
         if first == "aggregate", second == "_User", secondIsLast { return .auth }
         switch first {
         case "users", "login", "logout", "sessions", "roles", "requestPasswordReset", "verifyPassword",
-             "upgradeToRevocableSession", "verificationEmailRequest", "loginAs":
+             "upgradeToRevocableSession", "verificationEmailRequest", "loginAs", "challenge":
             return .auth
         case "classes", "batch", "schemas", "purge", "aggregate", "serverInfo", "config", "installations",
              "events", "push", "push_audiences", "analytics":
