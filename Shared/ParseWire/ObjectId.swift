@@ -16,7 +16,10 @@ public enum ObjectId {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Whether a client may name an object so (`allowCustomObjectId`, or an import): parse-server takes any
+    /// string; here 1 to 120 printable ASCII characters without `/`, so the id still fits one path segment.
     public static func isValid(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy { alphabet.contains($0) }
+        !id.isEmpty && id.utf8.count <= 120
+            && id.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "/") }
     }
 }

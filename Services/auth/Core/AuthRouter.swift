@@ -27,7 +27,7 @@ struct AuthRouter: Sendable {
         challenges = ChallengeHandler(pool: pool, settings: settings, login: login)
         users = UserHandler(pool: pool, settings: settings, sessions: store, mailer: mailer)
         sessions = SessionHandler(pool: pool, sessions: store)
-        roles = RoleHandler(pool: pool)
+        roles = RoleHandler(pool: pool, allowCustomObjectId: settings.allowCustomObjectId)
         account = AccountRequestsHandler(pool: pool, sessions: store)
         emails = EmailRequestsHandler(pool: pool, settings: settings, mailer: mailer)
         pages = PublicPagesHandler(pool: pool, settings: settings, sessions: store)

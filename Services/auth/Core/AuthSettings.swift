@@ -26,6 +26,8 @@ struct AuthSettings: Sendable {
     var revokeSessionsOnUserDelete = false
     /// `PARSE_SERVER_REQUEST_COMPLEXITY_*`: limits on a query's include paths and nesting.
     var requestComplexity = RequestComplexity.unlimited
+    /// `PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID`: a new user or role may name its own `objectId`.
+    var allowCustomObjectId = false
 
     struct Lockout: Sendable, Equatable {
         var durationMinutes: Int
@@ -46,6 +48,7 @@ struct AuthSettings: Sendable {
         if let text = env.optional("PARSE_SERVER_PASSWORD_POLICY") { settings.passwordPolicy = try PasswordPolicy.parse(text) }
         settings.email = try EmailSettings.fromEnvironment(env)
         settings.revokeSessionsOnUserDelete = try env.bool("PARSE_REVOKE_SESSIONS_ON_USER_DELETE", default: false)
+        settings.allowCustomObjectId = try env.bool("PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID", default: false)
         return settings
     }
 

@@ -8,6 +8,8 @@ import Storage
 /// role R when they are in R's `users`, or hold a role that is in R's `roles` (see `UserStore.roleEntries`).
 struct RoleHandler: Sendable {
     let pool: PostgresPool
+    /// `PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID`: a new role may name its own `objectId`.
+    var allowCustomObjectId = false
 
     func create(_ request: AuthRequest) async throws -> RESTResponse {
         try request.requireWritable("create")
@@ -28,8 +30,12 @@ struct RoleHandler: Sendable {
         let acl = try ACLValidator.validate(aclValue)
         let users = try body.removeValue(forKey: "users").map { try RoleRelationChange($0, className: "_User") }
         let roles = try body.removeValue(forKey: "roles").map { try RoleRelationChange($0, className: "_Role") }
+        let customId = try body.removeValue(forKey: "objectId").map { value throws(ParseError) -> String in
+            guard allowCustomObjectId else { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
+            return try ObjectIdField.custom(value)
+        }
         let fields = try plainFields(body)
-        let id = ObjectId.make()
+        let id = customId ?? ObjectId.make()
         let now = Date.nowMillis
         do {
             try await pool.transaction { connection in

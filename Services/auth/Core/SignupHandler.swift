@@ -37,7 +37,7 @@ struct SignupHandler: Sendable {
         try await users.checkUnique(username: username, email: changes.email)
         if let password = changes.password { try settings.passwordPolicy?.check(password, username: changes.username) }
         let passwordHash: String? = if let password = changes.password { try await PasswordHasher.hash(password) } else { nil }
-        let id = ObjectId.make()
+        let id = changes.objectId ?? ObjectId.make()
         let acl = ACLValidator.withOwnerAccess(changes.acl, userId: id)
         let now = Date.nowMillis
         // Recorded only while passwords expire, as parse-server does: switching expiry on later starts every

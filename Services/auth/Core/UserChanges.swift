@@ -14,6 +14,8 @@ struct UserChanges: Sendable {
     var authData: AuthData?
     var set: [String: JSONValue] = [:]
     var unset: [String] = []
+    /// The new user's own id (`allowCustomObjectId`).
+    var objectId: String?
 
     /// Fields clients may not write; parse-server ignores the timestamps and rejects the rest.
     private static let ignored: Set<String> = ["createdAt", "updatedAt", "sessionToken"]
@@ -24,7 +26,10 @@ struct UserChanges: Sendable {
             let deletes = value.isNull || value["__op"]?.stringValue == "Delete"
             switch key {
             case "objectId":
-                throw ParseError(.invalidKeyName, "objectId is an invalid field name.")
+                guard creating, settings.allowCustomObjectId else {
+                    throw ParseError(.invalidKeyName, "objectId is an invalid field name.")
+                }
+                objectId = try ObjectIdField.custom(value)
             case "authData":
                 authData = try AuthData.parse(value)
             case "username":

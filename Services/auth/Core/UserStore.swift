@@ -51,7 +51,8 @@ struct UserStore: Sendable {
         switch failure.constraint {
         case "users_username_unique": return ParseError(.usernameTaken, "Account already exists for this username.")
         case "users_email_unique": return ParseError(.emailTaken, "Account already exists for this email address.")
-        case "roles_name_key": return ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
+        case "roles_name_key", "users_pkey", "roles_pkey":
+            return ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
         default: return error
         }
     }

@@ -14,7 +14,8 @@ struct ObjectWriter {
     /// `known`: the class's schema as this transaction read it already, which saves reading it again.
     func create(_ className: String, body: [String: JSONValue], schema known: ClassSchema? = nil) async throws -> Created {
         try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
-        let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster)
+        let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster,
+                                 customObjectId: context.configuration.allowCustomObjectId)
         var current = known
         if current == nil { current = try await SchemaStore.load(className, on: connection) }
         if current == nil { try context.mayUseMissingClass(className) }

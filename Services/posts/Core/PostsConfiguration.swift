@@ -16,6 +16,8 @@ public struct PostsConfiguration: Sendable {
     public var publicServerURL: String?
     /// `PARSE_SERVER_REQUEST_COMPLEXITY_*`: limits on a query's include paths and nesting.
     public var requestComplexity: RequestComplexity
+    /// `PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID`: a create may name its own `objectId`.
+    public var allowCustomObjectId = false
 
     public init(allowClientClassCreation: Bool = true, defaultLimit: Int = 100, maxLimit: Int? = nil,
                 applicationId: String = "myAppId", publicServerURL: String? = nil,
@@ -29,6 +31,12 @@ public struct PostsConfiguration: Sendable {
     }
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> PostsConfiguration {
+        var configuration = try settings(env)
+        configuration.allowCustomObjectId = try env.bool("PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID", default: false)
+        return configuration
+    }
+
+    private static func settings(_ env: Environment) throws -> PostsConfiguration {
         let allow = env.string("PARSE_SERVER_ALLOW_CLIENT_CLASS_CREATION", default: "true").lowercased()
         guard ["true", "false", "1", "0", "yes", "no"].contains(allow) else {
             throw ConfigurationError("PARSE_SERVER_ALLOW_CLIENT_CLASS_CREATION must be true or false, got '\(allow)'")

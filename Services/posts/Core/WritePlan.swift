@@ -20,22 +20,20 @@ struct WritePlan: Sendable {
     var wantedTypes: [String: FieldType] = [:]
     var acl: (read: [String], write: [String])?
     var hasACL = false
-    /// Kept from an import (master key only): objectId, createdAt, updatedAt.
+    /// Kept from an import (master key only): objectId, createdAt, updatedAt; the objectId also from any client
+    /// with `allowCustomObjectId`.
     var objectId: String?
     var createdAt: Date?
     var updatedAt: Date?
 
-    init(_ body: [String: JSONValue], keepSystemFields: Bool) throws(ParseError) {
+    init(_ body: [String: JSONValue], keepSystemFields: Bool, customObjectId: Bool = false) throws(ParseError) {
         for (name, value) in body.sorted(by: { $0.key < $1.key }) {
             switch name {
             case "objectId", "id":
-                guard keepSystemFields, name == "objectId" else {
+                guard keepSystemFields || customObjectId, name == "objectId" else {
                     throw ParseError(.invalidKeyName, "\(name) is an invalid field name.")
                 }
-                guard let id = value.stringValue, ObjectId.isValid(id) else {
-                    throw ParseError(.missingObjectId, "objectId must not be empty, null or undefined")
-                }
-                objectId = id
+                objectId = try ObjectIdField.custom(value)
             case "createdAt", "updatedAt":
                 // Silently ignored for clients, as in parse-server; an import keeps them.
                 guard keepSystemFields, let date = try? ValueStorage.date(value) else { continue }
