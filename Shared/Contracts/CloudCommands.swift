@@ -54,7 +54,7 @@ public struct CloudFunctionResult: Codable, Sendable, Equatable {
 /// The triggers parse-server knows, by its names. File triggers use the class name `@File`, as parse-server does.
 public enum TriggerName: String, Codable, Sendable, CaseIterable {
     case beforeSave, afterSave, beforeDelete, afterDelete, beforeFind, afterFind
-    case beforeLogin, afterLogin, afterLogout
+    case beforeLogin, afterLogin, afterLogout, beforePasswordResetRequest
     case beforeSaveFile, afterSaveFile, beforeDeleteFile, afterDeleteFile
 
     public static let fileClassName = "@File"

@@ -90,6 +90,32 @@ extension IntegrationSuite {
             }
         }
 
+        /// parse-server 8's beforePasswordResetRequest: sees the user and may refuse to send the mail.
+        @Test func beforePasswordResetRequestMayRefuse() async throws {
+            let receiver = try TriggerWebhookReceiver()
+            try await withMail { mail in
+                let refused = try await signUp("noreset")
+                let allowed = try await signUp("reset")
+                receiver.handle("/reset") { body in
+                    body["object"]?["email"] == .string(refused.email)
+                        ? TriggerHooks.refusal(141, "No reset for you.") : TriggerHooks.success(.object([:]))
+                }
+                try await TriggerHooks.register("_User", "beforePasswordResetRequest", url: receiver.url("/reset"))
+                let refusal = try await TriggerHooks.retry({
+                    try await AuthAPI.send("POST", "/requestPasswordReset", ["email": refused.email])
+                }, until: { $0.status != 200 })
+                #expect(AuthAPI.error(refusal) == (141, "No reset for you."))
+                let request = try await AuthAPI.send("POST", "/requestPasswordReset", ["email": allowed.email])
+                #expect(request.status == 200, "\(request.text)")
+                _ = try await mail.waitForMessage(to: allowed.email, containing: "Password Reset for")
+                let seen = try #require(receiver.calls("/reset").last?.body)
+                #expect(seen["object"]?["username"] == .string(allowed.username) && seen["object"]?["password"] == nil)
+                #expect(seen["triggerName"] == .string("beforePasswordResetRequest"))
+                try await TriggerHooks.remove("_User", "beforePasswordResetRequest")
+            }
+            await receiver.stop()
+        }
+
         @Test func passwordResetMailSetsANewPasswordOnce() async throws {
             try await withMail { mail in
                 let user = try await signUp("reset")

@@ -56,6 +56,7 @@ struct EmailRequestsHandler: Sendable {
             if settings.passwordPolicy?.resetPasswordSuccessOnInvalidEmail ?? true { return AuthResponses.empty }
             throw ParseError(.emailNotFound, "A user with that email does not exist.")
         }
+        try await UserTriggers(request: request).beforePasswordResetRequest(user.json(showEmail: true))
         let (token, digest) = AccountMailer.newToken()
         let expiresAt = settings.passwordPolicy?.resetTokenValidityDuration.map { Date().addingTimeInterval($0) }
         _ = try await pool.query("UPDATE users SET reset_token_digest = $2, reset_token_expires_at = $3 WHERE id = $1",

@@ -51,6 +51,15 @@ struct UserTriggers: Sendable {
         _ = try await cloud.run(trigger, requestId: request.requestId, identity: request.identity)
     }
 
+    /// beforePasswordResetRequest (parse-server 8): may refuse to mail `user` a reset link by throwing.
+    func beforePasswordResetRequest(_ user: [String: JSONValue]) async throws {
+        guard let cloud = request.cloud,
+              await request.triggers(of: Self.userClass).contains(.beforePasswordResetRequest) else { return }
+        let trigger = request.triggerRequest.trigger(.beforePasswordResetRequest, Self.userClass,
+                                                     object: .object(Self.visible(user)))
+        _ = try await cloud.run(trigger, requestId: request.requestId, identity: request.identity)
+    }
+
     /// `_User` beforeDelete: may refuse the deletion of `user` by throwing.
     func beforeDelete(_ user: [String: JSONValue]) async throws {
         guard let cloud = request.cloud, await request.triggers(of: Self.userClass).contains(.beforeDelete) else { return }

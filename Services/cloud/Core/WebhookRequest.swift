@@ -44,7 +44,7 @@ enum WebhookRequest {
             fields["objects"] = .array((run.objects ?? []).map { withClassName($0, className) })
             if let query = run.query { fields["query"] = withClassName(query, className) }
             fields["context"] = run.context ?? .object([:])
-        case .beforeSave, .afterSave, .beforeDelete, .afterDelete, .beforeLogin, .afterLogin:
+        case .beforeSave, .afterSave, .beforeDelete, .afterDelete, .beforeLogin, .afterLogin, .beforePasswordResetRequest:
             fields["context"] = run.context ?? .object([:])
         case .afterLogout, .beforeSaveFile, .afterSaveFile, .beforeDeleteFile, .afterDeleteFile:
             if let context = run.context { fields["context"] = context }
