@@ -16,7 +16,7 @@ import Testing
     }
 
     private static func command(token: String?) -> Command<Empty> {
-        Command(type: SessionResolveHandler.commandType, requestId: "req-1", identity: Identity(sessionToken: token),
+        Command(type: ResolveSession.type, requestId: "req-1", identity: Identity(sessionToken: token),
                 payload: Empty())
     }
 

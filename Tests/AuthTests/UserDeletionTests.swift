@@ -40,7 +40,7 @@ struct UserDeletionTests {
             #expect(try await pool.query("SELECT count(*) AS n FROM users").first?["n"] == "0")
             let left = try await pool.query("SELECT count(*) AS n FROM sessions WHERE user_id = $1", [id]).first?["n"]
             let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
-            let resolve = Command(type: SessionResolveHandler.commandType, requestId: "r2",
+            let resolve = Command(type: ResolveSession.type, requestId: "r2",
                                   identity: Identity(userId: nil, roles: [], sessionToken: token), payload: Empty())
             result = (left, try? await resolver.resolve(resolve))
         }

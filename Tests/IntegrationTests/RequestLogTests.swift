@@ -42,9 +42,13 @@ extension IntegrationSuite {
                     #expect(line["service"] == process)
                 }
             }
-            let gatewayLine = try #require(try Self.lines("gateway", containing: createId).first)
-            #expect(gatewayLine["http.status"] == "201")
-            #expect(gatewayLine["http.path"] == "/parse/classes/\(cls)")
+            // The access line, with parse-server's `method` and `url`.
+            let gatewayLine = try #require(try Self.lines("gateway", containing: createId).first { $0["url"] != nil })
+            #expect(gatewayLine["status"] == "201" && gatewayLine["method"] == "POST")
+            #expect(gatewayLine["url"] == "/parse/classes/\(cls)")
+            // Every line of the request, in every process, names the same trace.
+            let traces = Set(try ["gateway", "posts"].flatMap { try Self.lines($0, containing: createId) }.map { $0["trace.id"] })
+            #expect(traces.count == 1 && traces.first??.count == 32, "\(traces)")
 
             let voteId = "log-vote-" + UUID().uuidString.lowercased()
             let voted = try await VotesAPI.increment(cls, id, requestId: voteId)

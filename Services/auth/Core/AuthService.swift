@@ -70,7 +70,7 @@ public enum AuthService: BuildableService {
         handlers.router.register(SessionCacheLease.type, SessionCacheLease.self) { command, _ in
             try await leases.grant(command.payload)
         }
-        handlers.router.register(SessionResolveHandler.commandType, Empty.self) { command, _ in
+        handlers.router.register(ResolveSession.type, Empty.self) { command, _ in
             try await resolver.resolve(command)
         }
         handlers.router.register(UserLookup.type, UserLookup.self) { command, logger in

@@ -7,8 +7,6 @@ import Storage
 /// receives the identity every command of that request then carries: user id, the `role:<name>` entries of
 /// every role held (nested roles included), and the token.
 struct SessionResolveHandler: Sendable {
-    static let commandType = "session.resolve.v1"
-
     let database: any Database
     let sessions: SessionStore
 

@@ -9,7 +9,6 @@ import Runtime
 /// `PARSE_SESSION_CACHE_TTL_MS` (5000 by default, as parse-server's `cacheTTL`; 0 turns the cache off).
 /// The cache is trusted only while the gateway's lease with `auth` runs (`SessionCacheLeaseHolder`).
 public final class AuthSessionResolver: SessionResolver {
-    static let commandType = "session.resolve.v1"
     /// parse-server's tokens are `r:` and 32 hex digits; legacy ones are shorter. Anything this long is not one.
     static let maximumTokenLength = 256
 
@@ -38,7 +37,7 @@ public final class AuthSessionResolver: SessionResolver {
         }
         if cache.isEnabled, let identity = cache.lookup(sessionToken) { return identity }
         let started = ContinuousClock.now
-        let identity: Identity = try await client.send(Self.commandType, Empty(), to: .auth, requestId: requestId,
+        let identity: Identity = try await client.send(ResolveSession.type, Empty(), to: .auth, requestId: requestId,
                                                        identity: Identity(sessionToken: sessionToken), timeout: timeout)
         cache.store(sessionToken, identity, lookupStarted: started)
         return identity

@@ -12,7 +12,7 @@ struct MessagingLiveBackend: LiveBackend {
         guard !sessionToken.isEmpty, sessionToken.utf8.count <= 256 else {
             throw ParseError(.invalidSessionToken, "Invalid session token")
         }
-        return try await client.send("session.resolve.v1", Empty(), to: .auth, requestId: UUID().uuidString.lowercased(),
+        return try await client.send(ResolveSession.type, Empty(), to: .auth, requestId: UUID().uuidString.lowercased(),
                                      identity: Identity(sessionToken: sessionToken), timeout: timeout)
     }
 
