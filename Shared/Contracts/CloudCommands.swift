@@ -56,8 +56,11 @@ public enum TriggerName: String, Codable, Sendable, CaseIterable {
     case beforeSave, afterSave, beforeDelete, afterDelete, beforeFind, afterFind
     case beforeLogin, afterLogin, afterLogout, beforePasswordResetRequest
     case beforeSaveFile, afterSaveFile, beforeDeleteFile, afterDeleteFile
+    /// LiveQuery's, run by live: `beforeConnect` on the class `@Connect`, `beforeSubscribe` on the subscribed class.
+    case beforeConnect, beforeSubscribe
 
     public static let fileClassName = "@File"
+    public static let connectClassName = "@Connect"
 }
 
 /// A class and one of its triggers: the key of a registration.
@@ -96,10 +99,14 @@ public struct RunTrigger: Codable, Sendable, Equatable {
     /// after* triggers: the id of the outbox row that carries the call, the same on every delivery of it, so a target
     /// that must act once can drop a repeat (delivery is at least once). nil for before* triggers.
     public var eventId: String?
+    /// Members of the request only some triggers have, added to it as they are: LiveQuery's `installationId`,
+    /// `useMasterKey`, `clients`, `subscriptions`, `requestId` and `sessionToken`.
+    public var details: [String: JSONValue]?
 
     public init(key: TriggerKey, object: JSONValue? = nil, original: JSONValue? = nil, query: JSONValue? = nil,
                 objects: [JSONValue]? = nil, context: JSONValue? = nil, headers: [String: String] = [:], ip: String = "",
-                eventId: String? = nil) {
+                eventId: String? = nil, details: [String: JSONValue]? = nil) {
+        self.details = details
         self.key = key
         self.object = object
         self.original = original

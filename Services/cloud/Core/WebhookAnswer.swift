@@ -48,7 +48,7 @@ enum WebhookAnswer {
                 object["className"] = nil
             }
             return TriggerResult(object: .object(object))
-        case .beforeFind:
+        case .beforeFind, .beforeSubscribe:
             guard let query = value?.objectValue else { return TriggerResult() }
             return TriggerResult(query: .object(query))
         case .afterFind:

@@ -48,7 +48,12 @@ enum WebhookRequest {
             fields["context"] = run.context ?? .object([:])
         case .afterLogout, .beforeSaveFile, .afterSaveFile, .beforeDeleteFile, .afterDeleteFile:
             if let context = run.context { fields["context"] = context }
+        case .beforeConnect:
+            break
+        case .beforeSubscribe:
+            fields["query"] = withClassName(run.query ?? .object([:]), className)
         }
+        for (name, value) in run.details ?? [:] where fields[name] == nil { fields[name] = value }
         return .object(fields)
     }
 

@@ -9,4 +9,8 @@ public protocol LiveBackend: Sendable {
     func object(className: String, objectId: String) async throws -> [String: JSONValue]?
     /// The class's `/schemas` entry, nil when the class has none yet.
     func schema(className: String) async throws -> [String: JSONValue]?
+    /// The Cloud Code triggers registered now.
+    func triggerKeys() async throws -> Set<TriggerKey>
+    /// Runs a trigger in cloud as `identity`; a refusal throws the trigger's `ParseError`.
+    func runTrigger(_ run: RunTrigger, identity: Identity) async throws -> TriggerResult
 }

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import ParseWire
 
@@ -13,8 +14,10 @@ enum LiveEvent: Sendable {
     case sessionRevoked(userId: String)
     /// `role.changed` from auth: any session's roles may be different now.
     case roleChanged
+    /// `hooks.changed` from cloud: the registered triggers may be different now.
+    case hooksChanged
 
-    static let routingKeys = ["object.*.*", "vote.*.*", "session.revoked", "role.changed"]
+    static let routingKeys = ["object.*.*", "vote.*.*", "session.revoked", "role.changed", ListTriggers.changedRoutingKey]
 
     init?(routingKey: String, body: [UInt8]) {
         guard let event = JSONValue.parse(body), let data = event["data"] else { return nil }
@@ -36,6 +39,8 @@ enum LiveEvent: Sendable {
             self = .sessionRevoked(userId: userId)
         case "role":
             self = .roleChanged
+        case "hooks":
+            self = .hooksChanged
         default:
             return nil
         }

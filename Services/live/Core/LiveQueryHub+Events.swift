@@ -6,6 +6,7 @@ extension LiveQueryHub {
         switch event {
         case .sessionRevoked(let userId): revoke(userId: userId)
         case .roleChanged: refreshRoles()
+        case .hooksChanged: reloadTriggers()
         case .object(let kind, let className, let objectId, let object, let original, let version):
             let key = ObjectCache.key(className, objectId)
             guard byClass[className] != nil else {

@@ -27,6 +27,14 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     var waitingForRules: [String: [RulesWaiter]] = [:]
     /// Orders the waits for permissions and their reads (`RulesWaiter.queuedAt`).
     var rulesClock: UInt64 = 0
+    /// The LiveQuery triggers registered, nil until cloud's list has been loaded (`LiveQueryHub+Triggers`).
+    var liveTriggers: Set<TriggerKey>?
+    /// Connections whose `connect` waits for its beforeConnect trigger.
+    var connecting: Set<UInt64> = []
+    /// What to do with each trigger's answer, by call number (`runTrigger`).
+    var waitingForTriggers: [UInt64: (Result<TriggerResult, ParseError>) -> Void] = [:]
+    var triggerCalls: UInt64 = 0
+    var loadingTriggers = false
     /// The hub's thread: every piece of state above is touched on it alone.
     private let queue = DispatchQueue(label: "live-hub")
     /// Frames made by the piece of work under way, sent when it ends.
@@ -86,6 +94,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     }
 
     private func closed(_ connection: UInt64) {
+        connecting.remove(connection)
         guard let client = clients.removeValue(forKey: connection) else { return }
         for subscription in client.subscriptions.values { remove(subscription) }
         if let token = client.sessionToken { sessions.release(token) }
@@ -124,9 +133,32 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         let client = LiveClient(connection: connection, clientId: UUID().uuidString.lowercased(),
                                 hasMasterKey: keys.hasMasterKey(fields), sessionToken: fields["sessionToken"],
                                 installationId: fields["installationId"])
-        clients[connection] = client
+        guard hasTrigger(.beforeConnect, on: TriggerName.connectClassName) else { return accept(client) }
+        connecting.insert(connection)
+        var details: [String: JSONValue] = [
+            "event": .string("connect"), "useMasterKey": .bool(client.hasMasterKey),
+            "clients": .number(Double(clients.count)), "subscriptions": .number(Double(byClass.values.map(\.count).reduce(0, +))),
+        ]
+        if let installationId = client.installationId { details["installationId"] = .string(installationId) }
+        if let token = client.sessionToken { details["sessionToken"] = .string(token) }
+        let run = RunTrigger(key: TriggerKey(className: TriggerName.connectClassName, triggerName: .beforeConnect), details: details)
+        withSession(client.sessionToken) { [self] identity in
+            runTrigger(run, identity: Self.triggerIdentity(identity, hasMasterKey: client.hasMasterKey,
+                                                           sessionToken: client.sessionToken)) { [self] result in
+                guard connecting.remove(connection) != nil else { return }
+                switch result {
+                case .success: accept(client)
+                case .failure(let error):
+                    send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false, requestId: nil))
+                }
+            }
+        }
+    }
+
+    private func accept(_ client: LiveClient) {
+        clients[client.connection] = client
         if let token = client.sessionToken { sessions.retain(token) }
-        send(connection, LiveMessages.event("connected", clientId: client.clientId, installationId: client.installationId))
+        send(client.connection, LiveMessages.event("connected", clientId: client.clientId, installationId: client.installationId))
     }
 
     private func handleSubscribe(_ connection: UInt64, _ message: JSONValue) {
@@ -150,28 +182,61 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false, requestId: requestId))
             return
         }
-        let keys = (query["keys"] ?? query["fields"])?.arrayValue?.compactMap(\.stringValue)
-        let watch = query["watch"]?.arrayValue?.compactMap(\.stringValue)
         let token = message["sessionToken"]?.stringValue ?? client.sessionToken
         withSession(token) { [self] identity in withRules(className) { [self] _ in
-            guard clients[connection] === client, let id = requestId.numberValue else { return }
+            guard clients[connection] === client, requestId.numberValue != nil else { return }
             if className == "_Session" && identity?.userId == nil && !client.hasMasterKey {
                 send(connection, LiveMessages.error(code: ParseError.Code.invalidSessionToken.rawValue, "Invalid session token",
                                                     reconnect: false, requestId: requestId))
                 return
             }
-            if let previous = client.subscriptions[id] { remove(previous) }
-            // parse-server checks `get` for a query on one objectId alone, `find` otherwise.
-            let whereClause = query["where"]?.objectValue ?? [:]
-            let operation = whereClause.count == 1 && whereClause["objectId"]?.stringValue != nil ? "get" : "find"
-            let subscription = LiveSubscription(client: client, requestId: requestId, className: className, matcher: matcher,
-                                                keys: keys, watch: watch, sessionToken: token, operation: operation)
-            client.subscriptions[id] = subscription
-            byClass[className, default: [:]][ObjectIdentifier(subscription)] = subscription
-            if let token { sessions.retain(token) }
-            send(connection, LiveMessages.event("subscribed", clientId: client.clientId, installationId: client.installationId,
-                                                requestId: requestId))
+            guard hasTrigger(.beforeSubscribe, on: className) else {
+                return subscribe(client, requestId: requestId, className: className, query: query, matcher: matcher, token: token)
+            }
+            var details: [String: JSONValue] = ["requestId": requestId, "useMasterKey": .bool(client.hasMasterKey)]
+            if let installationId = client.installationId { details["installationId"] = .string(installationId) }
+            if let token { details["sessionToken"] = .string(token) }
+            let run = RunTrigger(key: TriggerKey(className: className, triggerName: .beforeSubscribe), query: query,
+                                 details: details)
+            runTrigger(run, identity: Self.triggerIdentity(identity, hasMasterKey: client.hasMasterKey,
+                                                           sessionToken: token)) { [self] result in
+                guard clients[connection] === client else { return }
+                do throws(ParseError) {
+                    // The members of the trigger's query replace the client's; those it leaves out stay.
+                    var changed = query.objectValue ?? [:]
+                    for (name, value) in try result.get().query?.objectValue ?? [:] where name != "className" {
+                        changed[name] = value
+                    }
+                    let answered = JSONValue.object(changed)
+                    let changedMatcher = answered["where"] == query["where"]
+                        ? matcher : try WhereMatcher(answered["where"]?.objectValue ?? [:])
+                    subscribe(client, requestId: requestId, className: className, query: answered, matcher: changedMatcher,
+                              token: token)
+                } catch {
+                    send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false,
+                                                        requestId: requestId))
+                }
+            }
         } }
+    }
+
+    /// Adds the subscription (replacing one with the same request id) and answers `subscribed`.
+    private func subscribe(_ client: LiveClient, requestId: JSONValue, className: String, query: JSONValue,
+                           matcher: WhereMatcher, token: String?) {
+        guard let id = requestId.numberValue else { return }
+        let keys = (query["keys"] ?? query["fields"])?.arrayValue?.compactMap(\.stringValue)
+        let watch = query["watch"]?.arrayValue?.compactMap(\.stringValue)
+        if let previous = client.subscriptions[id] { remove(previous) }
+        // parse-server checks `get` for a query on one objectId alone, `find` otherwise.
+        let whereClause = query["where"]?.objectValue ?? [:]
+        let operation = whereClause.count == 1 && whereClause["objectId"]?.stringValue != nil ? "get" : "find"
+        let subscription = LiveSubscription(client: client, requestId: requestId, className: className, matcher: matcher,
+                                            keys: keys, watch: watch, sessionToken: token, operation: operation)
+        client.subscriptions[id] = subscription
+        byClass[className, default: [:]][ObjectIdentifier(subscription)] = subscription
+        if let token { sessions.retain(token) }
+        send(client.connection, LiveMessages.event("subscribed", clientId: client.clientId, installationId: client.installationId,
+                                                   requestId: requestId))
     }
 
     private func handleUnsubscribe(_ connection: UInt64, _ message: JSONValue, notify: Bool) {

@@ -43,6 +43,7 @@ public enum LiveService {
             return 1
         }
         events.start()
+        hub.onHub { hub.reloadTriggers() }
         logger.info("listening", ["host": configuration.host, "port": "\(loop.port)"])
         let signal = await ShutdownSignal.wait()
         logger.info("stopping", ["signal": signal])

@@ -24,6 +24,18 @@ struct MessagingLiveBackend: LiveBackend {
         try await read("schemas/\(className)")
     }
 
+    func triggerKeys() async throws -> Set<TriggerKey> {
+        let list: TriggerRegistrations = try await client.send(ListTriggers.type, ListTriggers(), to: .cloud,
+                                                               requestId: UUID().uuidString.lowercased(),
+                                                               identity: .master, timeout: timeout)
+        return Set(list.triggers)
+    }
+
+    func runTrigger(_ run: RunTrigger, identity: Identity) async throws -> TriggerResult {
+        try await client.send(RunTrigger.type, run, to: .cloud, requestId: UUID().uuidString.lowercased(),
+                              identity: identity, timeout: timeout)
+    }
+
     private func read(_ path: String) async throws -> [String: JSONValue]? {
         let request = RESTRequest(method: "GET", path: path, query: [:], body: nil, serverURL: "http://127.0.0.1/parse")
         let response: RESTResponse = try await client.send(RESTRequest.type, request, to: .posts,

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// LiveQuery's Cloud Code triggers through webhooks: `beforeConnect` (on `@Connect`) and `beforeSubscribe`.
+    @Suite struct LiveTriggers {
+        /// Connects until the answer is not `connected` (live learns of a registration from its `hooks.changed`
+        /// event, a moment after the registration is answered), for at most 10 s.
+        private static func refusedConnect(installationId: String) async throws -> [String: Any]? {
+            for _ in 0..<100 {
+                let client = try LiveQueryClient()
+                let answer = try client.connect(installationId: installationId)
+                if answer?["op"] as? String != "connected" { return answer }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return nil
+        }
+
+        @Test func beforeConnectMayRefuseAConnection() async throws {
+            let receiver = try TriggerWebhookReceiver()
+            receiver.handle("/connect") { body in
+                body["installationId"] == .string("blocked-device")
+                    ? TriggerHooks.refusal(141, "Not this device.") : TriggerHooks.success(.object([:]))
+            }
+            try await TriggerHooks.register("@Connect", "beforeConnect", url: receiver.url("/connect"))
+            try await TestStack.run({
+                let refused = try #require(try await Self.refusedConnect(installationId: "blocked-device"))
+                #expect(refused["op"] as? String == "error")
+                #expect(refused["code"] as? Int == 141 && refused["error"] as? String == "Not this device.")
+                let allowed = try LiveQueryClient()
+                #expect(try allowed.connect(installationId: "good-device")?["op"] as? String == "connected")
+                let seen = try #require(receiver.calls("/connect").last?.body)
+                #expect(seen["triggerName"] == .string("beforeConnect") && seen["useMasterKey"] == .bool(false))
+                #expect(seen["event"] == .string("connect"))
+            }, thenAlways: {
+                try await TriggerHooks.remove("@Connect", "beforeConnect")
+            })
+            // Until live has heard of the removal, connections still reach the receiver.
+            for _ in 0..<100 {
+                let before = receiver.calls("/connect").count
+                _ = try LiveQueryClient().connect(installationId: "after")
+                if receiver.calls("/connect").count == before { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            await receiver.stop()
+        }
+
+        /// The trigger's query replaces the client's, and its refusal is the subscription's error.
+        @Test func beforeSubscribeMayChangeOrRefuseASubscription() async throws {
+            let className = PostsHTTP.uniqueClass("LiveTrig")
+            let receiver = try TriggerWebhookReceiver()
+            receiver.handle("/subscribe") { body in
+                if body["query"]?["where"]?["secret"] != nil { return TriggerHooks.refusal(119, "No secrets.") }
+                return TriggerHooks.success(.object(["where": .object(["score": .object(["$gte": .number(10)])])]))
+            }
+            try await TriggerHooks.register(className, "beforeSubscribe", url: receiver.url("/subscribe"))
+            try await TestStack.run({
+                let client = try LiveQueryClient()
+                try client.connect()
+                var answer: [String: Any]?
+                for attempt in 0..<100 {
+                    answer = try client.subscribe(attempt + 1, className: className, where: ["secret": true])
+                    if answer?["op"] as? String != "subscribed" { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(answer?["op"] as? String == "error" && answer?["code"] as? Int == 119)
+                #expect(answer?["error"] as? String == "No secrets.")
+
+                let subscribed = try #require(try client.subscribe(500, className: className))
+                #expect(subscribed["op"] as? String == "subscribed")
+                _ = try await PostsHTTP.create(className, ["score": 1])
+                let id = try await PostsHTTP.create(className, ["score": 20])
+                let created = try #require(try client.receive())
+                #expect(created["op"] as? String == "create" && created["requestId"] as? Int == 500)
+                #expect((created["object"] as? [String: Any])?["objectId"] as? String == id)
+                let seen = try #require(receiver.calls("/subscribe").last?.body)
+                #expect(seen["query"]?["className"] == .string(className) && seen["requestId"] == .number(500))
+            }, thenAlways: {
+                try await TriggerHooks.remove(className, "beforeSubscribe")
+            })
+            await receiver.stop()
+        }
+    }
+}
