@@ -21,7 +21,8 @@ import Messaging
 
     @Test func theServiceTakesFunctionsJobsTriggersWorkersAndREST() throws {
         #expect(Set(try Self.built().router.types) == [RESTRequest.type, RunCloudFunction.type, StartCloudJob.type,
-                                                       RunTrigger.type, ListTriggers.type, RegisterCloudWorker.type])
+                                                       RunTrigger.type, ListTriggers.type, RegisterCloudWorker.type,
+                                                       AppendScriptLogs.type])
     }
 
     @Test func onlyTheMasterIdentityRegistersAWorker() async throws {

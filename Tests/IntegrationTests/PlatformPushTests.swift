@@ -119,6 +119,37 @@ extension IntegrationSuite {
             await receiver.stop()
         }
 
+        /// parse-server's localization: each device gets the alert of its `localeIdentifier`, and none the
+        /// `alert-<locale>` keys.
+        @Test func eachDeviceGetsTheAlertOfItsLocale() async throws {
+            let receiver = try PushReceiver()
+            try Self.deliver(to: receiver)
+            let channel = PostsHTTP.uniqueClass("locales")
+            var tokens: [String: String] = [:]
+            for locale in ["fr-FR", "fr-CA", "de-DE", nil] as [String?] {
+                let token = "tok-" + UUID().uuidString
+                var fields: [String: Any] = ["installationId": UUID().uuidString, "deviceToken": token,
+                                             "deviceType": "android", "channels": [channel]]
+                if let locale { fields["localeIdentifier"] = locale }
+                #expect(try await PostsHTTP.send("POST", "/installations", fields).status == 201)
+                tokens[locale ?? "none"] = token
+            }
+            let reply = try await Self.push(["channels": [channel], "data": [
+                "alert": "Hello", "alert-fr": "Bonjour", "alert-fr-CA": "Allô", "title-fr": "Salut"]])
+            let id = try #require(reply.header("X-Parse-Push-Status-Id"))
+            #expect(try await Self.finished(id)["numSent"] as? Int == 4)
+            let byToken = Dictionary(receiver.notifications(of: id).compactMap { note in
+                note.deviceToken.map { ($0, note.body["data"] as? [String: Any] ?? [:]) }
+            }, uniquingKeysWith: { first, _ in first })
+            #expect(byToken[tokens["fr-FR"]!]?["alert"] as? String == "Bonjour")
+            #expect(byToken[tokens["fr-FR"]!]?["title"] as? String == "Salut")
+            #expect(byToken[tokens["fr-CA"]!]?["alert"] as? String == "Allô")
+            #expect(byToken[tokens["de-DE"]!]?["alert"] as? String == "Hello")
+            #expect(byToken[tokens["none"]!]?["alert"] as? String == "Hello" && byToken[tokens["none"]!]?["title"] == nil)
+            #expect(byToken.values.allSatisfy { data in !data.keys.contains { $0.hasPrefix("alert-") || $0.hasPrefix("title-") } })
+            await receiver.stop()
+        }
+
         @Test func aPushToNoDeviceSucceedsAtOnceWithNothingSent() async throws {
             let reply = try await Self.push(["where": ["deviceType": "nosuchtype"], "data": ["alert": "none"]])
             let id = try #require(reply.header("X-Parse-Push-Status-Id"))

@@ -17,7 +17,7 @@ extension IntegrationSuite {
             #expect(features["schemas"]?["addClass"] == true)
             #expect(features["globalConfig"]?.values.allSatisfy { $0 } == true)
             #expect(features["push"]?["immediatePush"] == true && features["push"]?["scheduledPush"] == true)
-            #expect(features["push"]?["pushAudiences"] == true && features["push"]?["localization"] == false)
+            #expect(features["push"]?["pushAudiences"] == true && features["push"]?["localization"] == true)
         }
 
         /// The logs flags say yes, and `/scriptlog` answers with a list.

@@ -13,9 +13,9 @@ enum ServerInfoHandler {
         "hooks": flags(["create": true, "read": true, "update": true, "delete": true]),
         "cloudCode": flags(["jobs": true]),
         "logs": flags(["level": true, "size": true, "order": true, "until": true, "from": true]),
-        // Localized alerts are not picked per device (docs/push.md).
+        // Localized alerts are picked per device by the adapters (`PushLocalization`, docs/push.md).
         "push": flags(["immediatePush": true, "scheduledPush": true, "storedPushData": true,
-                       "pushAudiences": true, "localization": false]),
+                       "pushAudiences": true, "localization": true]),
         // `/schemas` adds and removes fields and classes and edits class-level permissions; `/purge` clears a
         // class. Pointer permissions (`readUserFields`, `writeUserFields`) are not enforced, and parse-server
         // itself has no export.

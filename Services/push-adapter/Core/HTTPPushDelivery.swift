@@ -6,7 +6,8 @@ import FoundationNetworking
 import ParseWire
 
 /// Delivers one device's notification by POSTing it as JSON to the endpoint of its device type:
-/// `{"pushStatusId","deviceType","deviceToken","installationId","data"}`, `data` carrying the device's own badge.
+/// `{"pushStatusId","deviceType","deviceToken","installationId","data"}`, `data` carrying the device's own badge
+/// and the alert of its locale (`PushLocalization`).
 /// A 2xx answer counts as transmitted. An APNs or FCM adapter replaces exactly this step (see docs/push.md).
 struct HTTPPushDelivery: Sendable {
     let endpoints: PushEndpoints
@@ -26,7 +27,7 @@ struct HTTPPushDelivery: Sendable {
             ReportPushResults.Outcome(objectId: device.objectId, deviceType: device.deviceType, transmitted: false, error: reason)
         }
         guard let url = endpoints.url(for: device.deviceType) else { return failed("no endpoint for \(device.deviceType)") }
-        var data = push.data.objectValue ?? [:]
+        var data = PushLocalization.data(push.data.objectValue ?? [:], localeIdentifier: device.localeIdentifier)
         if data["badge"] != nil, let badge = device.badge { data["badge"] = .number(badge) }
         var body: [String: JSONValue] = [
             "pushStatusId": .string(push.pushStatusId), "deviceType": .string(device.deviceType),
