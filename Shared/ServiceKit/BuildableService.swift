@@ -17,6 +17,8 @@ public protocol BuildableService: SendableMetatype {
     static var name: ServiceName { get }
     static var migrations: [Migration] { get }
     static func build(configuration: Configuration, bus: RPCClient, database: PostgresPool) -> ServiceHandlers
+    /// Work done once at start, after the migrations and before the first command; an error stops the start.
+    static func prepare(configuration: Configuration, database: PostgresPool, logger: Logger) async throws
     /// What `ServiceHost` runs; a service with its own defaults (prefetch, outbox retention) gives its own.
     static func definition(_ configuration: Configuration) -> ServiceDefinition
 }
@@ -30,8 +32,12 @@ extension BuildableService {
         }
     }
 
+    public static func prepare(configuration: Configuration, database: PostgresPool, logger: Logger) async throws {}
+
     public static func definition(_ configuration: Configuration) -> ServiceDefinition {
-        ServiceDefinition(name: name, migrations: migrations, registerCommands: { router, pool, calls, jobs in
+        ServiceDefinition(name: name, migrations: migrations, prepare: { pool, logger in
+            try await prepare(configuration: configuration, database: pool, logger: logger)
+        }, registerCommands: { router, pool, calls, jobs in
             let handlers = build(configuration: configuration, bus: calls, database: pool)
             router.merge(handlers.router)
             jobs += handlers.jobs

@@ -1,5 +1,6 @@
 import Contracts
 import Messaging
+import Runtime
 import Storage
 
 /// What makes one backend service: its name, its database migrations, the commands it handles and the background
@@ -19,11 +20,16 @@ public struct ServiceDefinition: Sendable {
     /// after the handlers and jobs run. The host starts the jobs once the service consumes its queue and cancels
     /// them while draining.
     public var registerCommands: @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
+    /// Run once after the migrations, before the service takes commands (posts applies the app's schema
+    /// definitions here); an error stops the start.
+    public var prepare: @Sendable (PostgresPool, Logger) async throws -> Void
 
     public init(name: ServiceName, migrations: [Migration], defaultPrefetch: Int = 32,
                 defaultOutboxRetentionMinutes: Int = 1_440, databaseSettings: [String: String] = [:],
+                prepare: @escaping @Sendable (PostgresPool, Logger) async throws -> Void = { _, _ in },
                 registerCommands: @escaping @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
                     = { _, _, _, _ in }) {
+        self.prepare = prepare
         self.name = name
         self.migrations = migrations
         self.defaultPrefetch = defaultPrefetch

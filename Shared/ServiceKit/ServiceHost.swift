@@ -68,6 +68,7 @@ public enum ServiceHost {
                                 logger: logger)
         let applied = try await Migrator.migrate(definition.migrations, on: pool, logger: logger)
         logger.info("database ready", ["migrations.applied": applied.map(String.init).joined(separator: ",")])
+        try await definition.prepare(pool, logger)
 
         var router = CommandRouter()
         let pong = PongSource(service: definition.name)

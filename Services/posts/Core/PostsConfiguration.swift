@@ -18,6 +18,8 @@ public struct PostsConfiguration: Sendable {
     public var requestComplexity: RequestComplexity
     /// `PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID`: a create may name its own `objectId`.
     public var allowCustomObjectId = false
+    /// parse-server's `schema` option (`PARSE_SERVER_SCHEMA_*`); nil when no definitions are given.
+    public var schema: SchemaOptions?
 
     public init(allowClientClassCreation: Bool = true, defaultLimit: Int = 100, maxLimit: Int? = nil,
                 applicationId: String = "myAppId", publicServerURL: String? = nil,
@@ -33,6 +35,7 @@ public struct PostsConfiguration: Sendable {
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> PostsConfiguration {
         var configuration = try settings(env)
         configuration.allowCustomObjectId = try env.bool("PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID", default: false)
+        configuration.schema = try SchemaOptions.fromEnvironment(env)
         return configuration
     }
 

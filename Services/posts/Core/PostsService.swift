@@ -24,6 +24,12 @@ public enum PostsService: BuildableService {
 
     public static let migrations: [Migration] = PostsMigrations.all
 
+    /// The app's schema definitions (`PARSE_SERVER_SCHEMA_DEFINITIONS`), applied before the first request.
+    public static func prepare(configuration: Configuration, database pool: PostgresPool, logger: Logger) async throws {
+        guard let schema = configuration.posts.schema else { return }
+        try await DefinedSchemas(options: schema, logger: logger).apply(on: pool)
+    }
+
     /// The service's handlers over `bus` (auth for `_User` includes, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
         var handlers = ServiceHandlers()

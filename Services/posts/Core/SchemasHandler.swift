@@ -34,13 +34,16 @@ struct SchemasHandler {
                 try Names.requireClassName(className)
             }
         }
+        if request.method != "GET", context.configuration.schema?.lockSchemas == true {
+            throw ParseError(.operationForbidden, "Cannot perform this operation when schemas options is used.")
+        }
         switch (request.method, className) {
         case ("GET", nil):
             let stored = try await SchemaStore.loadAll(on: connection)
             let auth = AuthClassSchemas.all.keys.sorted().compactMap { AuthClassSchemas.all[$0] }
             return PostsHandler.json(200, .object(["results": .array((auth + stored).map(\.json))]))
         case ("GET", let name?):
-            return PostsHandler.json(200, try await existing(name, on: connection).json)
+            return PostsHandler.json(200, try await Self.existing(name, on: connection).json)
         case ("POST", _):
             let body = try RequestBody.object(request.body)
             let bodyName = body["className"]?.stringValue
@@ -55,14 +58,14 @@ struct SchemasHandler {
                 if try await SchemaStore.load(name, on: connection) != nil {
                     throw ParseError(.invalidClassName, "Class \(name) already exists.")
                 }
-                return try await apply(body, to: nil, className: name, on: connection)
+                return try await Self.apply(body, to: nil, className: name, on: connection)
             }
             return PostsHandler.json(200, schema.json)
         case ("PUT", let name?):
             let body = try RequestBody.object(request.body)
             let schema = try await connection.transaction { connection in
-                let current = try await existing(name, on: connection)
-                return try await apply(body, to: current, className: name, on: connection)
+                let current = try await Self.existing(name, on: connection)
+                return try await Self.apply(body, to: current, className: name, on: connection)
             }
             return PostsHandler.json(200, schema.json)
         case ("DELETE", let name?):
@@ -97,7 +100,7 @@ struct SchemasHandler {
         return PostsHandler.json(200, .object([:]))
     }
 
-    private func existing(_ name: String, on connection: PostgresConnection) async throws -> ClassSchema {
+    private static func existing(_ name: String, on connection: PostgresConnection) async throws -> ClassSchema {
         guard let schema = try await SchemaStore.load(name, on: connection) else {
             throw ParseError(.invalidClassName, "Class \(name) does not exist.")
         }
@@ -105,7 +108,7 @@ struct SchemasHandler {
     }
 
     /// Creates or changes a class from a `/schemas` body: fields, class-level permissions, indexes.
-    private func apply(_ body: [String: JSONValue], to current: ClassSchema?, className: String,
+    static func apply(_ body: [String: JSONValue], to current: ClassSchema?, className: String,
                        on connection: PostgresConnection) async throws -> ClassSchema {
         var additions: [String: FieldType] = [:], deletions: [String] = []
         for (name, spec) in body["fields"]?.objectValue ?? [:] {
