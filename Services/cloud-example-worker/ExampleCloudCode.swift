@@ -46,7 +46,10 @@ enum ExampleCloudCode {
     /// Functions the integration tests and the benchmark call.
     static func defineFunctions(on cloud: Cloud) {
         let instance = cloud.configuration.instance
-        cloud.define("echo") { request in request.params }
+        cloud.define("echo") { request in
+            request.log.info("echo called", ["keys": (request.params.objectValue?.keys.sorted() ?? []).joined(separator: ",")])
+            return request.params
+        }
         cloud.define("whoami") { request in
             .object(["user": request.user ?? .null, "master": .bool(request.master), "params": request.params,
                      "installationId": request.installationId.map(JSONValue.string) ?? .null])

@@ -73,15 +73,18 @@ public final class Cloud: Sendable {
         let handlers = handlers.withLock { $0 }
         let clients = ClientFactory(configuration: configuration)
         var router = CommandRouter()
-        router.register(CloudWorkerCall.type, CloudWorkerCall.self) { command, _ in
-            await handlers.answer(command.payload, clients: clients)
+        router.register(CloudWorkerCall.type, CloudWorkerCall.self) { command, log in
+            await handlers.answer(command.payload, clients: clients, log: log)
         }
+        ScriptLogTap.shared.keep(configuration.keptLogLevel)
         let server = CommandServer(service: .cloud, queue: configuration.queue, url: url, router: router,
                                    options: .init(prefetch: configuration.prefetch, eventExchange: configuration.eventExchange),
                                    logger: logger)
         server.start()
         let calls = RPCClient(url: url, name: "cloud-worker-calls", eventExchange: configuration.eventExchange, logger: logger)
         calls.start()
+        let scriptLogs = ScriptLogShipper(client: calls, logger: logger)
+        scriptLogs.start()
         let registration = handlers.registration(queue: configuration.queue)
         let registering = Task { [logger] in
             var attempt = 0
@@ -108,6 +111,7 @@ public final class Cloud: Sendable {
         logger.info("stopping", ["signal": signal])
         registering.cancel()
         await server.drain(grace: .seconds(10))
+        await scriptLogs.stop()
         await calls.stop()
         logger.info("stopped")
     }

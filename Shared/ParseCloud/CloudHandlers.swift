@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Runtime
 
 /// The handlers a worker defined, and how one call becomes one answer: a `cloud.worker.call.v1` in, the webhook
 /// answer out (`{"success": ...}` or `{"error": ...}`). Every error a handler throws becomes an answer, so a call
@@ -18,9 +19,9 @@ struct CloudHandlers: Sendable {
                             triggers: triggers.keys.sorted { ($0.className, $0.triggerName.rawValue) < ($1.className, $1.triggerName.rawValue) })
     }
 
-    func answer(_ call: CloudWorkerCall, clients: ClientFactory) async -> JSONValue {
+    func answer(_ call: CloudWorkerCall, clients: ClientFactory, log: Logger) async -> JSONValue {
         do {
-            return .object(["success": try await result(call, clients: clients) ?? .bool(true)])
+            return .object(["success": try await result(call, clients: clients, log: log) ?? .bool(true)])
         } catch let error as CloudError {
             return .object(["error": .object(["code": .number(Double(error.code)), "message": .string(error.message)])])
         } catch {
@@ -28,7 +29,7 @@ struct CloudHandlers: Sendable {
         }
     }
 
-    private func result(_ call: CloudWorkerCall, clients: ClientFactory) async throws -> JSONValue? {
+    private func result(_ call: CloudWorkerCall, clients: ClientFactory, log: Logger) async throws -> JSONValue? {
         let raw = call.request
         let headers = (raw["headers"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
         let user = raw["user"]
@@ -40,12 +41,13 @@ struct CloudHandlers: Sendable {
                 functionName: call.name, params: raw["params"] ?? .object([:]), user: user,
                 master: raw["master"]?.boolValue ?? false, installationId: raw["installationId"]?.stringValue,
                 headers: headers, ip: raw["ip"]?.stringValue ?? "", context: raw["context"] ?? .object([:]),
-                api: clients.master, asCaller: caller, raw: raw))
+                api: clients.master, asCaller: caller, raw: raw, log: log.with("functionName", call.name)))
         case .job:
             guard let handler = jobs[call.name] else { throw CloudError("Invalid job.") }
             return try await handler(JobRequest(jobName: call.name, jobId: raw["jobId"]?.stringValue ?? "",
                                                 params: raw["params"] ?? .object([:]), headers: headers,
-                                                ip: raw["ip"]?.stringValue ?? "", api: clients.master, raw: raw))
+                                                ip: raw["ip"]?.stringValue ?? "", api: clients.master, raw: raw,
+                                                log: log.with("jobName", call.name)))
         case .trigger:
             guard let name = TriggerName(rawValue: call.name), let className = call.className,
                   let handler = triggers[TriggerKey(className: className, triggerName: name)] else {
@@ -55,7 +57,8 @@ struct CloudHandlers: Sendable {
                 triggerName: call.name, className: className, object: raw["object"] ?? raw["file"],
                 original: raw["original"], query: raw["query"], objects: raw["objects"]?.arrayValue, user: user,
                 master: raw["master"]?.boolValue ?? false, context: raw["context"] ?? .object([:]), headers: headers,
-                ip: raw["ip"]?.stringValue ?? "", api: clients.master, asCaller: caller, raw: raw))
+                ip: raw["ip"]?.stringValue ?? "", api: clients.master, asCaller: caller, raw: raw,
+                log: log.with("triggerName", call.name).with("className", className)))
         }
     }
 }

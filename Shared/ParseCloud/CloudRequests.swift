@@ -1,4 +1,5 @@
 import ParseWire
+import Runtime
 
 /// What a function handler receives: parse-server's function request, and clients back into the API.
 public struct FunctionRequest: Sendable {
@@ -17,6 +18,9 @@ public struct FunctionRequest: Sendable {
     public var asCaller: ParseAPIClient
     /// The request exactly as it arrived.
     public var raw: JSONValue
+    /// Cloud Code's `console.log`: lines written here go to standard error and to `/scriptlog`, with the
+    /// request's id and trace.
+    public var log: Logger
 }
 
 /// What a job handler receives.
@@ -28,6 +32,7 @@ public struct JobRequest: Sendable {
     public var ip: String
     public var api: ParseAPIClient
     public var raw: JSONValue
+    public var log: Logger
 }
 
 /// What a trigger handler receives: parse-server's trigger request.
@@ -50,4 +55,5 @@ public struct TriggerRequest: Sendable {
     public var api: ParseAPIClient
     public var asCaller: ParseAPIClient
     public var raw: JSONValue
+    public var log: Logger
 }

@@ -18,6 +18,8 @@ public struct CloudWorkerConfiguration: Sendable {
     public var prefetch: Int
     /// Names this process in the logs (`PARSE_CLOUD_WORKER_INSTANCE`; host and pid by default).
     public var instance: String
+    /// The lines `GET /scriptlog` keeps from this worker (`PARSE_SERVER_LOG_LEVEL`), handlers' `log` included.
+    public var keptLogLevel: ScriptLogLevel? = .info
 
     public init(amqpURL: String = "amqp://guest:guest@127.0.0.1:15682/", queue: String = "cloud.worker",
                 serverURL: String = "http://127.0.0.1:1337/parse", applicationId: String = "myAppId",
@@ -47,6 +49,7 @@ public struct CloudWorkerConfiguration: Sendable {
         configuration.eventExchange = env.string("PARSE_EVENTS_EXCHANGE", default: configuration.eventExchange)
         configuration.prefetch = try env.int("PARSE_AMQP_PREFETCH", default: configuration.prefetch, in: 1...10_000)
         configuration.instance = env.string("PARSE_CLOUD_WORKER_INSTANCE", default: configuration.instance)
+        configuration.keptLogLevel = try ScriptLogLevel.kept(env)
         guard !configuration.queue.isEmpty else { throw ConfigurationError("PARSE_CLOUD_WORKER_QUEUE must not be empty") }
         return configuration
     }

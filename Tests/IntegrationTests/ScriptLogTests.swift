@@ -89,6 +89,12 @@ extension IntegrationSuite {
             #expect(line["message"] as? String
                     == "Ran cloud function echo for user undefined with:\n  Input: {\"marker\":\"\(marker)\"}\n  Result: {\"marker\":\"\(marker)\"}")
             #expect(line["level"] as? String == "info")
+            // The worker's own line, Cloud Code's `console.log`, with the same request id.
+            let said = try await Self.eventually { entries in
+                entries.first { $0["service"] as? String == "cloud-worker" && $0["message"] as? String == "echo called"
+                    && $0["request.id"] as? String == line["request.id"] as? String }
+            } query: { ["size": "1000"] }
+            #expect(said["functionName"] as? String == "echo" && said["keys"] as? String == "marker")
         }
 
         /// A client's `traceparent` joins every line of its request, in every process it crosses.
