@@ -37,10 +37,10 @@ extension IntegrationSuite {
             #expect(reply.text == #"{"error":"unauthorized: master key is required"}"#)
         }
 
-        /// Audiences choose who gets a push: only the master key writes them, anonymous or signed in, whatever the
-        /// class-level permissions say; reads are the master key's until a class-level permission opens them
-        /// (parse-server leaves `_Audience` open to clients).
-        @Test func onlyTheMasterKeyWritesAudiencesAndReadsThemUntilAPermissionOpensThem() async throws {
+        /// Audiences choose who gets a push: a client may add one (as parse-server's SDK suites do) but never change
+        /// or delete one, whatever the class-level permissions say; its reads find nothing until a class-level
+        /// permission opens them (parse-server leaves `_Audience` open to clients).
+        @Test func clientsAddAudiencesButOnlyTheMasterKeyChangesOrReadsThem() async throws {
             let name = PostsHTTP.uniqueClass("Guarded")
             let created = try await PostsHTTP.send("POST", "/classes/_Audience",
                                                    ["name": name, "query": "{}", "ACL": ["*": ["read": true]]], master: true)
@@ -50,15 +50,23 @@ extension IntegrationSuite {
             let headers = [(String?.none, "anonymous"), (user.token, "a user")]
             for (token, who) in headers {
                 let session = token.map { ["X-Parse-Session-Token": $0] } ?? [:]
-                for (method, path, body) in [("POST", "/classes/_Audience", ["name": "x", "query": "{}"]),
-                                             ("PUT", "/classes/_Audience/\(id)", ["name": "changed"]),
-                                             ("DELETE", "/classes/_Audience/\(id)", [:]),
-                                             ("GET", "/classes/_Audience/\(id)", [:]),
-                                             ("GET", "/classes/_Audience", [:])] as [(String, String, [String: String])] {
-                    let reply = try await PostsHTTP.send(method, path, method == "GET" ? nil : body, headers: session)
+                for (method, path, body) in [("PUT", "/classes/_Audience/\(id)", ["name": "changed"]),
+                                             ("DELETE", "/classes/_Audience/\(id)", [:])] as [(String, String, [String: String])] {
+                    let reply = try await PostsHTTP.send(method, path, body, headers: session)
                     #expect(reply.status == 400 && reply.json?["code"] as? Int == 119, "\(who) \(method) \(path): \(reply.text)")
                 }
+                let added = try await PostsHTTP.send("POST", "/classes/_Audience", ["name": "\(name)-\(who)", "query": "{}"],
+                                                     headers: session)
+                #expect(added.status == 201, "\(who): \(added.text)")
+                let get = try await PostsHTTP.send("GET", "/classes/_Audience/\(id)", headers: session)
+                #expect(get.status == 404 && get.code == 101, "\(who): \(get.text)")
+                let find = try await PostsHTTP.send("GET", "/classes/_Audience", query: ["count": "1"], headers: session)
+                #expect(find.status == 200 && (find.json?["results"] as? [Any])?.isEmpty == true && find.json?["count"] as? Int == 0,
+                        "\(who): \(find.text)")
             }
+            let all = try await PostsHTTP.send("GET", "/classes/_Audience", master: true,
+                                               query: ["where": #"{"name":{"$regex":"^\#(name)"}}"#])
+            #expect((all.json?["results"] as? [Any])?.count == 3, "\(all.text)")
             // The master key opens reads to the public: reads follow the permission, writes stay the master key's.
             let opened = try await PostsHTTP.send("PUT", "/schemas/_Audience", ["classLevelPermissions": [
                 "find": ["*": true], "get": ["*": true], "count": ["*": true], "create": ["*": true], "update": ["*": true],

@@ -7,8 +7,11 @@ enum ClassPermissions {
     static func check(_ operation: String, schema: ClassSchema?, identity: Identity) throws(ParseError) {
         guard !identity.isMaster && !identity.isReadOnlyMaster else { return }
         guard let entry = schema?.classLevelPermissions?[operation]?.objectValue else {
-            // Audiences choose who gets a push: closed to clients until a class-level permission opens them.
-            guard schema?.className == PlatformClasses.audience else { return }
+            // Audiences choose who gets a push: a client may add one, and its reads find nothing
+            // (`PlatformClasses.hidesAudiences`), until a class-level permission says otherwise.
+            guard schema?.className == PlatformClasses.audience, !["create", "find", "get", "count"].contains(operation) else {
+                return
+            }
             throw PlatformClasses.refusal(operation, className: PlatformClasses.audience)
         }
         let groups = AccessControl.groups(identity)

@@ -25,6 +25,7 @@ struct ObjectReader {
             var parameters = SQLParameters()
             var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(className)) AS t0 WHERE t0.\"objectId\" = \(parameters.bind(objectId))"
             if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
+            if PlatformClasses.hidesAudiences("get", schema: schema, identity: context.identity) { sql += " AND FALSE" }
             if let filter = PointerPermissions.restriction("get", schema: schema, identity: context.identity, alias: "t0", &parameters) {
                 sql += " AND " + filter
             }
@@ -64,6 +65,10 @@ struct ObjectReader {
             if options.count { try ClassPermissions.check("count", schema: schema, identity: context.identity) }
             let protected = ProtectedFields(schema: schema, identity: context.identity)
             try protected?.checkQuery(options.whereClause, className: className)
+            var options = options
+            if PlatformClasses.hidesAudiences("find", schema: schema, identity: context.identity) {
+                options.whereClause = ["objectId": .object(["$in": .array([])])]
+            }
             let statement = try await prepareFind(schema, options: options)
             if mayCreateIndexes {
                 try await IndexManager.ensureIndexes(for: statement.indexedFields, schema: schema, on: connection)

@@ -36,17 +36,24 @@ enum PlatformClasses {
     }
 
     /// parse-server's `enforceRoleSecurity`; `operation` is `find`, `get`, `create`, `update` or `delete`. Beyond
-    /// parse-server, which leaves `_Audience` open, only the master key writes audiences (they choose who gets a
-    /// push); their reads follow the class-level permissions, closed until one opens them (`ClassPermissions`).
+    /// parse-server, which leaves `_Audience` open, a client may create an audience (as parse-server's SDK suites
+    /// do) but not change or delete one: an audience chooses who gets the master key's push. Reads follow the
+    /// class-level permissions, and find nothing until one opens them (`hidesAudiences`).
     static func checkAccess(_ operation: String, className: String, identity: Identity) throws(ParseError) {
         guard !identity.isMaster && !identity.isReadOnlyMaster else { return }
         if className == installation && (operation == "find" || operation == "delete") {
             throw ParseError(.operationForbidden,
                              "Clients aren't allowed to perform the \(operation) operation on the installation collection.")
         }
-        if masterOnly.contains(className) || className == audience && !["find", "get"].contains(operation) {
+        if masterOnly.contains(className) || className == audience && !["find", "get", "create"].contains(operation) {
             throw refusal(operation, className: className)
         }
+    }
+
+    /// Whether a client's read of `_Audience` must find nothing: no class-level permission opens the operation.
+    static func hidesAudiences(_ operation: String, schema: ClassSchema, identity: Identity) -> Bool {
+        schema.className == audience && !identity.isMaster && !identity.isReadOnlyMaster
+            && schema.classLevelPermissions?[operation] == nil
     }
 
     static func refusal(_ operation: String, className: String) -> ParseError {
