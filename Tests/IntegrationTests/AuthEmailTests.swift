@@ -64,6 +64,23 @@ extension IntegrationSuite {
             }
         }
 
+        /// parse-server's `customPages`: the redirects lead to the app's own pages, with their query; the pages
+        /// not named stay the built-in ones.
+        @Test func customPagesTakeTheRedirects() async throws {
+            let pages = #"{"verifyEmailSuccess":"https://example.com/verified","invalidLink":"https://example.com/oops?from=parse"}"#
+            try await withMail(["PARSE_SERVER_CUSTOM_PAGES": pages]) { mail in
+                let user = try await signUp("custompage")
+                let message = try await mail.waitForMessage(to: user.email, containing: "Please verify your e-mail for")
+                let link = try #require(TestMailServer.link(in: message))
+                #expect(try Browser.get(link).location == "https://example.com/verified?username=\(user.username)")
+                let bad = "\(TestStack.serverURL)/apps/\(TestStack.applicationId)/request_password_reset?username=x&token=y"
+                #expect(try Browser.get(bad).location == "https://example.com/oops?from=parse")
+                let unverified = try await signUp("custompage")
+                let resend = "\(TestStack.serverURL)/apps/\(TestStack.applicationId)/verify_email?username=\(unverified.username)&token=nope"
+                #expect(try Browser.get(resend).location?.hasPrefix("\(TestStack.serverURL)/apps/invalid_verification_link.html?") == true)
+            }
+        }
+
         @Test func resentVerificationReplacesTheOldLinkAndExpiredLinksFail() async throws {
             try await withMail { mail in
                 let user = try await signUp("resend")

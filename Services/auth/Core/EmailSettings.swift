@@ -13,6 +13,8 @@ struct EmailSettings: Sendable {
     var verifyUserEmails = false
     var preventLoginWithUnverifiedEmail = false
     var emailVerifyTokenValidityDuration: Double?
+    /// `PARSE_SERVER_CUSTOM_PAGES`: the app's own pages for the public pages' redirects.
+    var customPages = CustomPages()
 
     /// What parse-server needs before it sends any mail.
     var isConfigured: Bool { appName != nil && publicServerURL != nil && smtp != nil }
@@ -27,6 +29,7 @@ struct EmailSettings: Sendable {
             return trimmed
         }
         settings.smtp = try env.optional("PARSE_SERVER_EMAIL_ADAPTER").map(SMTPOptions.parse)
+        settings.customPages = try CustomPages.fromEnvironment(env)
         settings.verifyUserEmails = try flag(env, "PARSE_SERVER_VERIFY_USER_EMAILS")
         settings.preventLoginWithUnverifiedEmail = try flag(env, "PARSE_SERVER_PREVENT_LOGIN_WITH_UNVERIFIED_EMAIL")
         if let text = env.optional("PARSE_SERVER_EMAIL_VERIFY_TOKEN_VALIDITY_DURATION") {

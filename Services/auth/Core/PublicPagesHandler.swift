@@ -12,6 +12,7 @@ struct PublicPagesHandler: Sendable {
     let sessions: SessionStore
 
     private var email: EmailSettings { settings.email }
+    private var pages: CustomPages { settings.email.customPages }
 
     func handle(_ request: AuthRequest) async throws -> RESTResponse {
         let segments = request.segments
@@ -43,7 +44,7 @@ struct PublicPagesHandler: Sendable {
 
     private func verifyEmail(_ query: [String: String], publicURL: String) async throws -> RESTResponse {
         guard let username = query["username"], !username.isEmpty, let token = query["token"], !token.isEmpty else {
-            return Self.redirect("\(publicURL)/apps/invalid_link.html")
+            return Self.redirect(pages.url(.invalidLink, publicServerURL: publicURL))
         }
         let verified = email.verifyUserEmails ? try await pool.query("""
             UPDATE users SET email_verified = true, email_verify_token_digest = NULL, email_verify_token_expires_at = NULL
@@ -55,17 +56,17 @@ struct PublicPagesHandler: Sendable {
         let already = verified ? false
             : try await pool.query("SELECT 1 FROM users WHERE username = $1 AND email_verified", [username]).first != nil
         if verified || (already && email.verifyUserEmails) {
-            return Self.redirect("\(publicURL)/apps/verify_email_success.html?\(FormFields.encode([("username", username)]))")
+            return Self.redirect(pages.url(.verifyEmailSuccess, publicServerURL: publicURL, query: FormFields.encode([("username", username)])))
         }
-        return Self.redirect("\(publicURL)/apps/invalid_verification_link.html?"
-            + FormFields.encode([("username", username), ("appId", email.applicationId)]))
+        return Self.redirect(pages.url(.invalidVerificationLink, publicServerURL: publicURL,
+                                       query: FormFields.encode([("username", username), ("appId", email.applicationId)])))
     }
 
     private func resendVerification(_ form: [String: String], request: AuthRequest, publicURL: String) async throws -> RESTResponse {
-        guard let username = form["username"], !username.isEmpty else { return Self.redirect("\(publicURL)/apps/invalid_link.html") }
+        guard let username = form["username"], !username.isEmpty else { return Self.redirect(pages.url(.invalidLink, publicServerURL: publicURL)) }
         guard let user = try await pool.query("SELECT \(UserRecord.columns) FROM users WHERE username = $1", [username])
                 .first.map(UserRecord.init), user.emailVerified != true, let address = user.email else {
-            return Self.redirect("\(publicURL)/apps/link_send_fail.html")
+            return Self.redirect(pages.url(.linkSendFail, publicServerURL: publicURL))
         }
         if email.verifyUserEmails {
             let (token, digest) = AccountMailer.newToken()
@@ -77,7 +78,7 @@ struct PublicPagesHandler: Sendable {
             await AccountMailer(settings: email).sendVerification(email: address, username: user.username, token: token,
                                                                   logger: request.logger)
         }
-        return Self.redirect("\(publicURL)/apps/link_send_success.html")
+        return Self.redirect(pages.url(.linkSendSuccess, publicServerURL: publicURL))
     }
 
     // MARK: password reset
@@ -99,30 +100,30 @@ struct PublicPagesHandler: Sendable {
     private func openReset(_ query: [String: String], publicURL: String) async throws -> RESTResponse {
         guard let username = query["username"], !username.isEmpty, let token = query["token"], !token.isEmpty,
               case .success = try await resetUser(username: username, token: token) else {
-            return Self.redirect("\(publicURL)/apps/invalid_link.html")
+            return Self.redirect(pages.url(.invalidLink, publicServerURL: publicURL))
         }
-        return Self.redirect("\(publicURL)/apps/choose_password?" + FormFields.encode([
+        return Self.redirect(pages.url(.choosePassword, publicServerURL: publicURL, query: FormFields.encode([
             ("token", token), ("id", email.applicationId), ("username", username), ("app", email.appName),
-        ]))
+        ])))
     }
 
     private func reset(_ form: [String: String], publicURL: String) async throws -> RESTResponse {
         guard let username = form["username"], !username.isEmpty, let token = form["token"], !token.isEmpty,
               let password = form["new_password"], !password.isEmpty else {
-            return Self.redirect("\(publicURL)/apps/invalid_link.html")
+            return Self.redirect(pages.url(.invalidLink, publicServerURL: publicURL))
         }
         let failure: String
         do {
             try await setPassword(password, username: username, token: token)
-            return Self.redirect("\(publicURL)/apps/password_reset_success.html?\(FormFields.encode([("username", username)]))")
+            return Self.redirect(pages.url(.passwordResetSuccess, publicServerURL: publicURL, query: FormFields.encode([("username", username)])))
         } catch let refusal as ResetRefusal {
             failure = refusal.message
         } catch let error as ParseError {
             failure = error.message
         }
-        return Self.redirect("\(publicURL)/apps/choose_password?" + FormFields.encode([
+        return Self.redirect(pages.url(.choosePassword, publicServerURL: publicURL, query: FormFields.encode([
             ("username", username), ("token", token), ("id", email.applicationId), ("error", failure), ("app", email.appName),
-        ]))
+        ])))
     }
 
     /// The new password, under the password policy, in one transaction that also spends the token (a second use
