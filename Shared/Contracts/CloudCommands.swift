@@ -61,6 +61,8 @@ public enum TriggerName: String, Codable, Sendable, CaseIterable {
 
     public static let fileClassName = "@File"
     public static let connectClassName = "@Connect"
+    /// Parse Config's beforeSave and afterSave (parse-server 8).
+    public static let configClassName = "@Config"
 }
 
 /// A class and one of its triggers: the key of a registration.

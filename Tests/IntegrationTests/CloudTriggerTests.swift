@@ -211,6 +211,40 @@ extension IntegrationSuite {
             await receiver.stop()
         }
 
+        /// parse-server 8's Config triggers, on `@Config`: beforeSave may refuse an update, afterSave gets the
+        /// params as stored.
+        @Test func configTriggersGuardAndFollowTheConfig() async throws {
+            let receiver = try TriggerWebhookReceiver()
+            let key = "cfg\(UInt32.random(in: 0...UInt32.max))"
+            receiver.handle("/before") { body in
+                body["object"]?["\(key)-forbidden"] != nil ? TriggerHooks.refusal(141, "Not that key.") : TriggerHooks.success(.object([:]))
+            }
+            receiver.handle("/after") { _ in TriggerHooks.success(.object([:])) }
+            try await TriggerHooks.register("@Config", "beforeSave", url: receiver.url("/before"))
+            try await TriggerHooks.register("@Config", "afterSave", url: receiver.url("/after"))
+            try await TestStack.run({
+                let refused = try await TriggerHooks.retry({
+                    try await PostsHTTP.send("PUT", "/config", ["params": ["\(key)-forbidden": 1]], master: true)
+                }, until: { $0.status != 200 })
+                #expect(AuthAPI.error(refused) == (141, "Not that key."))
+                let stored = try await PostsHTTP.send("GET", "/config", master: true)
+                #expect((stored.json?["params"] as? [String: Any])?["\(key)-forbidden"] == nil)
+                let accepted = try await PostsHTTP.send("PUT", "/config", ["params": [key: 7]], master: true)
+                #expect(accepted.status == 200, "\(accepted.text)")
+                let deadline = ContinuousClock.now + .seconds(15)
+                while !receiver.calls("/after").contains(where: { $0.body["object"]?[key] == .number(7) }),
+                      ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                let after = try #require(receiver.calls("/after").last { $0.body["object"]?[key] == .number(7) })
+                #expect(after.body["triggerName"] == .string("afterSave"))
+            }, thenAlways: {
+                try await TriggerHooks.remove("@Config", "beforeSave")
+                try await TriggerHooks.remove("@Config", "afterSave")
+            })
+            await receiver.stop()
+        }
+
         @Test func beforeLoginRefusesALogin() async throws {
             let receiver = try TriggerWebhookReceiver()
             let refusedUser = try await AuthAPI.signUp("trigrefused")

@@ -47,6 +47,13 @@ struct ConfigHandler {
         }
         guard identity.isMaster else { return SchemasHandler.masterKeyRequired }
         let change = try ConfigChange(RequestBody.object(request.body))
+        // parse-server 8's Config triggers: beforeSave sees the update's params and the stored ones, and may
+        // refuse; afterSave gets the params as stored after it.
+        let triggers = await context.triggers(of: TriggerName.configClassName)
+        let original = triggers == nil ? nil : try await read(on: connection)["params"]?.objectValue
+        if let triggers, triggers.has(.beforeSave) {
+            _ = try await triggers.beforeSave(change.set, objectId: nil, original: original)
+        }
         try await connection.transaction { connection in
             let current = try await SchemaStore.load(Self.className, on: connection)
             _ = try await SchemaStore.ensure(Self.className, fields: Self.fields, current: current, on: connection)
@@ -63,6 +70,11 @@ struct ConfigHandler {
                                    time: ParseDate.string(from: Date()), subject: "config",
                                    data: JSONValue.object(["keys": .array(change.keys.map { .string($0) })]))
             try await Outbox.add(event, routingKey: "config.updated", on: connection)
+            if let triggers {
+                let stored = try await connection.query("SELECT params::text AS params FROM \(Names.table(Self.className)) WHERE \"objectId\" = '1'")
+                    .first?["params"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
+                try await triggers.after(.afterSave, object: stored, original: original, on: connection)
+            }
         }
         return PostsHandler.json(200, .object(["result": .bool(true)]))
     }
