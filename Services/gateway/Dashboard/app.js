@@ -3,8 +3,9 @@ import { clear, say } from './dom.js';
 import { showCore } from './core.js';
 import { showAnalytics } from './analytics.js';
 import { showPush } from './push.js';
+import { showLogs } from './logs.js';
 
-const views = { core: showCore, analytics: showAnalytics, push: showPush };
+const views = { core: showCore, analytics: showAnalytics, push: showPush, logs: showLogs };
 
 function showLogin(mode) {
   document.getElementById('app').hidden = true;

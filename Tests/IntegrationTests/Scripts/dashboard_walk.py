@@ -5,7 +5,7 @@ The Paws tutorial: log in (a wrong master key first), create Cat, add its four c
 by votes, edit a name (and see a wrong type refused), see a vote made through the REST API appear, open
 Analytics and see those requests; the photo wall: the user and the WallPost with its image. Also: a forged
 request from a page of another origin changes nothing, the permissions editor saves, a push is composed and
-listed, a class is exported, and the first page of a large class is timed (printed, not asserted).
+listed, the server's logs are searched, a class is exported, and the first page of a large class is timed (printed, not asserted).
 A screenshot of each step goes to PARSE_TEST_SCREENSHOTS. Exit status 0 when every check held.
 """
 import http.server
@@ -193,6 +193,7 @@ class Walk:
         self.analytics()
         self.photo_wall()
         self.push()
+        self.logs()
         self.large_class()
         self.log_out()
 
@@ -484,6 +485,17 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
                   message="the push in _PushStatus")
         check(True, "a push to the channel cats is sent and listed from _PushStatus")
         self.shot("push")
+
+    def logs(self):
+        marker = "dashlog%d" % int(time.time() * 1000)
+        rest("GET", "/classes/Cat?where=" + urllib.parse.quote(json.dumps({"name": marker})), master=False)
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="logs"]'))
+        self.visible("#logs-search").send_keys(marker)
+        self.wait(lambda d: any(marker in row.text for row in d.find_elements(By.CSS_SELECTOR, "#logs tbody tr")),
+                  message="the request's access line in the Logs tab")
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#logs tbody tr")
+        check(all(marker in row.text for row in rows), "the Logs tab shows the server's lines, narrowed by a search")
+        self.shot("logs")
 
     def large_class(self):
         status, answer = rest("POST", "/schemas/BigCat", {"className": "BigCat", "fields": {"name": {"type": "String"},
