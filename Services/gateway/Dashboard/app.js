@@ -4,8 +4,9 @@ import { showCore } from './core.js';
 import { showAnalytics } from './analytics.js';
 import { showPush } from './push.js';
 import { showLogs } from './logs.js';
+import { showConfig } from './config.js';
 
-const views = { core: showCore, analytics: showAnalytics, push: showPush, logs: showLogs };
+const views = { core: showCore, analytics: showAnalytics, config: showConfig, push: showPush, logs: showLogs };
 
 function showLogin(mode) {
   document.getElementById('app').hidden = true;

@@ -5,7 +5,7 @@ The Paws tutorial: log in (a wrong master key first), create Cat, add its four c
 by votes, edit a name (and see a wrong type refused), see a vote made through the REST API appear, open
 Analytics and see those requests; the photo wall: the user and the WallPost with its image. Also: a forged
 request from a page of another origin changes nothing, the permissions editor saves, a push is composed and
-listed, the server's logs are searched, a class is exported, and the first page of a large class is timed (printed, not asserted).
+listed, Config parameters are added and deleted, the server's logs are searched, a class is exported, and the first page of a large class is timed (printed, not asserted).
 A screenshot of each step goes to PARSE_TEST_SCREENSHOTS. Exit status 0 when every check held.
 """
 import http.server
@@ -193,6 +193,7 @@ class Walk:
         self.analytics()
         self.photo_wall()
         self.push()
+        self.config()
         self.logs()
         self.large_class()
         self.log_out()
@@ -485,6 +486,40 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
                   message="the push in _PushStatus")
         check(True, "a push to the channel cats is sent and listed from _PushStatus")
         self.shot("push")
+
+    def config(self):
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="config"]'))
+
+        def add(name, kind, value, master_only=False):
+            field = self.visible("#config-name")
+            field.clear()
+            field.send_keys(name)
+            Select(self.driver.find_element(By.ID, "config-type")).select_by_value(kind)
+            entry = self.driver.find_element(By.ID, "config-value")
+            entry.clear()
+            entry.send_keys(value)
+            box = self.driver.find_element(By.ID, "config-master-only")
+            if box.is_selected() != master_only:
+                box.click()
+            self.press(self.driver.find_element(By.ID, "config-save"))
+
+        row = '#config tr[data-name="%s"]'
+        add("welcome", "String", "Hello cats")
+        self.wait(lambda d: "Hello cats" in d.find_element(By.CSS_SELECTOR, row % "welcome").text, message="the welcome parameter")
+        add("maxCats", "Number", "seven")
+        self.wait(lambda d: "Not a number." in d.find_element(By.ID, "status").text, message="a number refused")
+        add("maxCats", "Number", "7", master_only=True)
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, row % "maxCats"), message="the maxCats parameter")
+        _, public = rest("GET", "/config", master=False)
+        _, private = rest("GET", "/config")
+        check(public["params"].get("welcome") == "Hello cats" and "maxCats" not in public["params"]
+              and private["params"].get("maxCats") == 7, "Config parameters saved, one for the master key only")
+        self.press(self.driver.find_element(By.CSS_SELECTOR, (row % "welcome") + " .config-delete"))
+        self.driver.switch_to.alert.accept()
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, row % "welcome"), message="the welcome parameter deleted")
+        _, after = rest("GET", "/config")
+        check("welcome" not in after["params"] and after["params"].get("maxCats") == 7, "a Config parameter deleted")
+        self.shot("config")
 
     def logs(self):
         marker = "dashlog%d" % int(time.time() * 1000)
