@@ -5,8 +5,10 @@ import { showAnalytics } from './analytics.js';
 import { showPush } from './push.js';
 import { showLogs } from './logs.js';
 import { showConfig } from './config.js';
+import { showConsole } from './console.js';
 
-const views = { core: showCore, analytics: showAnalytics, config: showConfig, push: showPush, logs: showLogs };
+const views = { core: showCore, analytics: showAnalytics, config: showConfig, push: showPush, logs: showLogs,
+  console: showConsole };
 
 function showLogin(mode) {
   document.getElementById('app').hidden = true;

@@ -5,7 +5,8 @@ The Paws tutorial: log in (a wrong master key first), create Cat, add its four c
 by votes, edit a name (and see a wrong type refused), see a vote made through the REST API appear, open
 Analytics and see those requests; the photo wall: the user and the WallPost with its image. Also: a forged
 request from a page of another origin changes nothing, the permissions editor saves, a push is composed and
-listed, Config parameters are added and deleted, the server's logs are searched, a class is exported, and the first page of a large class is timed (printed, not asserted).
+listed, Config parameters are added and deleted, the server's logs are searched, the API console asks as
+the master key and as a user, a class is exported, and the first page of a large class is timed (printed, not asserted).
 A screenshot of each step goes to PARSE_TEST_SCREENSHOTS. Exit status 0 when every check held.
 """
 import http.server
@@ -195,6 +196,7 @@ class Walk:
         self.push()
         self.config()
         self.logs()
+        self.api_console()
         self.large_class()
         self.log_out()
 
@@ -531,6 +533,37 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         rows = self.driver.find_elements(By.CSS_SELECTOR, "#logs tbody tr")
         check(all(marker in row.text for row in rows), "the Logs tab shows the server's lines, narrowed by a search")
         self.shot("logs")
+
+    def api_console(self):
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="console"]'))
+
+        def send(method, path, body="", token=None):
+            Select(self.visible("#console-method")).select_by_value(method)
+            field = self.driver.find_element(By.ID, "console-path")
+            field.clear()
+            field.send_keys(path)
+            Select(self.driver.find_element(By.ID, "console-as")).select_by_value("session" if token else "master")
+            if token:
+                entry = self.driver.find_element(By.ID, "console-token")
+                entry.clear()
+                entry.send_keys(token)
+            text = self.driver.find_element(By.ID, "console-body")
+            text.clear()
+            text.send_keys(body)
+            before = self.driver.find_element(By.ID, "console-answer").text
+            self.press(self.driver.find_element(By.ID, "console-send"))
+            self.wait(lambda d: d.find_element(By.ID, "console-answer").text != before, message="the console's answer")
+            return self.driver.find_element(By.ID, "console-status").text, json.loads(self.driver.find_element(By.ID, "console-answer").text)
+
+        status, answer = send("POST", "classes/ConsoleCat", '{"name":"Tom"}')
+        check(status.startswith("201") and "objectId" in answer, "the console creates an object with the master key")
+        username = "console%d" % int(time.time() * 1000)
+        _, user = rest("POST", "/users", {"username": username, "password": "pw"}, master=False)
+        status, answer = send("GET", "users/me", token=user["sessionToken"])
+        check(status.startswith("200") and answer.get("username") == username, "the console asks as a user's session")
+        status, answer = send("GET", "classes/_PushStatus", token=user["sessionToken"])
+        check(status.startswith("4") and "error" in answer, "the console shows a refusal as it came")
+        self.shot("api-console")
 
     def large_class(self):
         status, answer = rest("POST", "/schemas/BigCat", {"className": "BigCat", "fields": {"name": {"type": "String"},
