@@ -20,6 +20,8 @@ extension IntegrationSuite {
             let cls = PostsHTTP.uniqueClass("Defined")
             let permissions: [String: Any] = ["find": ["*": true], "get": ["*": true], "create": ["*": true],
                                               "update": ["*": true], "delete": [:], "count": ["*": true]]
+            let other = PostsHTTP.uniqueClass("Undefined")
+            _ = try await PostsHTTP.create(other, ["a": 1])
             let first: [[String: Any]] = [["className": cls,
                                            "fields": ["name": ["type": "String"], "age": ["type": "Number"],
                                                       "color": ["type": "String"]],
@@ -40,6 +42,9 @@ extension IntegrationSuite {
                 #expect(created.status == 201, "\(created.text)")
                 let newField = try await PostsHTTP.send("POST", "/classes/\(cls)", ["name": "Tim", "weight": 4])
                 #expect(newField.code == 119, "\(newField.text)")
+                // A class the definitions leave out keeps its permissions: a client still adds fields to it.
+                let undefined = try await PostsHTTP.send("POST", "/classes/\(other)", ["a": 2, "b": "new"])
+                #expect(undefined.status == 201, "\(undefined.text)")
             }
             // A second start with a changed definition: age becomes a String, color goes, with the switches.
             var second = first

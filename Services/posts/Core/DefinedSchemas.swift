@@ -5,8 +5,10 @@ import Storage
 
 /// parse-server's `schema` option at start (`SchemaMigrations/DefinedSchemas.js`): each defined class is created or
 /// brought to its definition through the same steps as `/schemas` (`SchemasHandler.apply`): missing fields and
-/// indexes added, indexes not defined dropped, changed ones made again, the class-level permissions set. Every
-/// class, defined or not, gets `addField: {}`, so no client adds a field behind the definitions. Fields the
+/// indexes added, indexes not defined dropped, changed ones made again, the class-level permissions set, with
+/// `addField: {}` so no client adds a field behind the definitions. parse-server closes `addField` on the classes
+/// it was not given too; here they keep their permissions, so an app can define some classes and leave the
+/// others as they were (the option, once removed, leaves nothing behind on them either). Fields the
 /// database has beyond a definition are deleted with `deleteExtraFields`, a field of another type dropped and made
 /// again with `recreateModifiedFields` (its values are lost); otherwise both are logged. The auth service's classes
 /// (`_User`, `_Role`, `_Session`) are not kept here and are skipped, logged; a platform class (`_Installation`...)
@@ -109,15 +111,10 @@ struct DefinedSchemas {
                     throw Failure(description: "schema.definitions: \(className) cannot be applied: \(error.message)")
                 }
             }
-            for schema in try await SchemaStore.loadAll(on: connection) where !definedNames.contains(schema.className) {
-                if options.strict {
+            if options.strict {
+                for schema in try await SchemaStore.loadAll(on: connection) where !definedNames.contains(schema.className) {
                     warnings.append("The class \"\(schema.className)\" is in the database but not defined in the schema")
                 }
-                var permissions = schema.classLevelPermissions ?? ClassSchema.defaultPermissions
-                guard permissions["addField"] != .object([:]) else { continue }
-                permissions["addField"] = .object([:])
-                _ = try await SchemasHandler.apply(["classLevelPermissions": .object(permissions)], to: schema,
-                                                   className: schema.className, on: connection)
             }
             return warnings
         }
