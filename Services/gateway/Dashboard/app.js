@@ -6,9 +6,10 @@ import { showPush } from './push.js';
 import { showLogs } from './logs.js';
 import { showConfig } from './config.js';
 import { showConsole } from './console.js';
+import { showCloudCode } from './cloudcode.js';
 
-const views = { core: showCore, analytics: showAnalytics, config: showConfig, push: showPush, logs: showLogs,
-  console: showConsole };
+const views = { core: showCore, analytics: showAnalytics, config: showConfig, cloud: showCloudCode, push: showPush,
+  logs: showLogs, console: showConsole };
 
 function showLogin(mode) {
   document.getElementById('app').hidden = true;

@@ -5,7 +5,7 @@ The Paws tutorial: log in (a wrong master key first), create Cat, add its four c
 by votes, edit a name (and see a wrong type refused), see a vote made through the REST API appear, open
 Analytics and see those requests; the photo wall: the user and the WallPost with its image. Also: a forged
 request from a page of another origin changes nothing, the permissions editor saves, a push is composed and
-listed, Config parameters are added and deleted, the server's logs are searched, the API console asks as
+listed, Config parameters are added and deleted, a webhook is added and deleted and a job run and followed, the server's logs are searched, the API console asks as
 the master key and as a user, a class is exported, and the first page of a large class is timed (printed, not asserted).
 A screenshot of each step goes to PARSE_TEST_SCREENSHOTS. Exit status 0 when every check held.
 """
@@ -195,6 +195,7 @@ class Walk:
         self.photo_wall()
         self.push()
         self.config()
+        self.cloud_code()
         self.logs()
         self.api_console()
         self.large_class()
@@ -522,6 +523,31 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         _, after = rest("GET", "/config")
         check("welcome" not in after["params"] and after["params"].get("maxCats") == 7, "a Config parameter deleted")
         self.shot("config")
+
+    def cloud_code(self):
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="cloud"]'))
+        self.visible("#hook-name").send_keys("dashHook")
+        self.driver.find_element(By.ID, "hook-url").send_keys("https://example.com/hook")
+        self.press(self.driver.find_element(By.ID, "hook-save"))
+        row = '#hooks tr[data-hook="dashHook"]'
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, row), message="the webhook listed")
+        _, listed = rest("GET", "/hooks/functions")
+        check(any(item.get("functionName") == "dashHook" and item.get("url") == "https://example.com/hook" for item in listed),
+              "a function webhook added from the Cloud Code tab")
+        self.press(self.driver.find_element(By.CSS_SELECTOR, row + " .hook-delete"))
+        self.driver.switch_to.alert.accept()
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, row), message="the webhook deleted")
+        _, listed = rest("GET", "/hooks/functions")
+        check(all(item.get("functionName") != "dashHook" for item in listed), "the webhook deleted")
+        Select(self.driver.find_element(By.ID, "job-name")).select_by_value("CloudJob2")
+        self.driver.find_element(By.ID, "job-params").send_keys('{"from":"dashboard"}')
+        self.press(self.driver.find_element(By.ID, "job-run"))
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#job-runs tbody tr:first-child[data-job="CloudJob2"][data-status="running"]'),
+                  message="the job's run, running")
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#job-runs tbody tr:first-child[data-job="CloudJob2"][data-status="succeeded"]'),
+                  message="the job's run, succeeded, without reloading the page")
+        check(True, "a job run from the Cloud Code tab, followed until it succeeded")
+        self.shot("cloud-code")
 
     def logs(self):
         marker = "dashlog%d" % int(time.time() * 1000)
