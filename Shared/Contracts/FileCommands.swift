@@ -145,6 +145,9 @@ public struct FileMetadata: Codable, Sendable, Equatable {
 
 /// The payload of `file.stored` and `file.deleted` events.
 public struct FileEvent: Codable, Sendable, Equatable {
+    public static let storedRoutingKey = "file.stored"
+    public static let deletedRoutingKey = "file.deleted"
+
     public var name: String
     public var size: Int
     public var contentType: String

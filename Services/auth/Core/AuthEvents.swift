@@ -11,32 +11,30 @@ import Runtime
 enum AuthEvents {
     static let source = "parse/auth"
 
-    struct UserSignedUp: Codable, Sendable { var userId: String; var username: String; var createdAt: String }
-    struct SessionCreated: Codable, Sendable { var sessionId: String; var userId: String; var action: String }
-    struct SessionRevoked: Codable, Sendable { var sessionId: String; var userId: String; var reason: String }
-    struct RoleChanged: Codable, Sendable { var roleId: String; var change: String }
+    typealias Payloads = AuthEventPayloads
 
     static func userSignedUp(_ userId: String, username: String, at date: Date, on connection: PostgresConnection) async throws {
-        try await add("user.signed-up", subject: userId,
-                      UserSignedUp(userId: userId, username: username, createdAt: ParseDate.string(from: date)),
+        try await add(Payloads.UserSignedUp.routingKey, subject: userId,
+                      Payloads.UserSignedUp(userId: userId, username: username, createdAt: ParseDate.string(from: date)),
                       on: connection)
     }
 
     static func sessionCreated(_ sessionId: String, userId: String, action: String, on connection: PostgresConnection) async throws {
-        try await add("session.created", subject: sessionId,
-                      SessionCreated(sessionId: sessionId, userId: userId, action: action), on: connection)
+        try await add(Payloads.SessionCreated.routingKey, subject: sessionId,
+                      Payloads.SessionCreated(sessionId: sessionId, userId: userId, action: action), on: connection)
     }
 
     static func sessionRevoked(_ sessionId: String, userId: String, reason: String, on connection: PostgresConnection) async throws {
         SessionEvictions.current?.sessionRevoked(userId: userId)
-        try await add("session.revoked", subject: sessionId,
-                      SessionRevoked(sessionId: sessionId, userId: userId, reason: reason), on: connection)
+        try await add(Payloads.SessionRevoked.routingKey, subject: sessionId,
+                      Payloads.SessionRevoked(sessionId: sessionId, userId: userId, reason: reason), on: connection)
     }
 
     /// A role's membership or existence changed: the roles resolved for cached sessions may be out of date.
     static func roleChanged(_ roleId: String, change: String, on connection: PostgresConnection) async throws {
         SessionEvictions.current?.rolesChanged()
-        try await add("role.changed", subject: roleId, RoleChanged(roleId: roleId, change: change), on: connection)
+        try await add(Payloads.RoleChanged.routingKey, subject: roleId, Payloads.RoleChanged(roleId: roleId, change: change),
+                      on: connection)
     }
 
     private static func add<Payload: Codable & Sendable>(_ name: String, subject: String, _ data: Payload,

@@ -10,11 +10,11 @@ enum FileEvents {
     static let source = "parse/files"
 
     static func stored(_ file: FileEvent, on connection: PostgresConnection) async throws {
-        try await add("file.stored", file, on: connection)
+        try await add(FileEvent.storedRoutingKey, file, on: connection)
     }
 
     static func deleted(_ file: FileEvent, on connection: PostgresConnection) async throws {
-        try await add("file.deleted", file, on: connection)
+        try await add(FileEvent.deletedRoutingKey, file, on: connection)
     }
 
     private static func add(_ name: String, _ file: FileEvent, on connection: PostgresConnection) async throws {

@@ -17,14 +17,15 @@ enum LiveEvent: Sendable {
     /// `hooks.changed` from cloud: the registered triggers may be different now.
     case hooksChanged
 
-    static let routingKeys = ["object.*.*", "vote.*.*", "session.revoked", "role.changed", ListTriggers.changedRoutingKey]
+    static let routingKeys = [ObjectChanged.everyChange, "vote.*.*", AuthEventPayloads.SessionRevoked.routingKey,
+                              AuthEventPayloads.RoleChanged.routingKey, ListTriggers.changedRoutingKey]
 
     init?(routingKey: String, body: [UInt8]) {
         guard let event = JSONValue.parse(body), let data = event["data"] else { return nil }
         let parts = routingKey.split(separator: ".", maxSplits: 2).map(String.init)
         switch parts.first {
         case "object":
-            guard parts.count == 3, ["created", "updated", "deleted"].contains(parts[1]),
+            guard parts.count == 3, ObjectChanged.Kind(rawValue: parts[1]) != nil,
                   let className = data["className"]?.stringValue, let objectId = data["objectId"]?.stringValue else { return nil }
             self = .object(kind: parts[1], className: className, objectId: objectId, object: data["object"]?.objectValue,
                            original: data["original"]?.objectValue, permissionsVersion: data["permissionsVersion"]?.stringValue)
@@ -35,7 +36,7 @@ enum LiveEvent: Sendable {
             self = .vote(className: className, objectId: objectId, field: field, amount: amount, total: total,
                          time: event["time"]?.stringValue)
         case "session":
-            guard routingKey == "session.revoked", let userId = data["userId"]?.stringValue else { return nil }
+            guard routingKey == AuthEventPayloads.SessionRevoked.routingKey, let userId = data["userId"]?.stringValue else { return nil }
             self = .sessionRevoked(userId: userId)
         case "role":
             self = .roleChanged

@@ -9,7 +9,7 @@ import Runtime
 /// `object` is the object after the change (before it, for a delete); an update also carries `original`, the
 /// object before it, so a consumer such as `live` can tell an object entering a query from one leaving it.
 enum ObjectEvents {
-    enum Kind: String { case created, updated, deleted }
+    typealias Kind = ObjectChanged.Kind
 
     /// `schema`: the class as the change's transaction read it, whose permissions' version the event carries
     /// (`PermissionsVersion`).
@@ -22,6 +22,6 @@ enum ObjectEvents {
         let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "object.\(kind.rawValue).v1",
                                time: ParseDate.string(from: Date()), subject: "\(className)/\(objectId)",
                                data: JSONValue.object(data))
-        try await Outbox.add(event, routingKey: "object.\(kind.rawValue).\(className)", on: connection)
+        try await Outbox.add(event, routingKey: ObjectChanged.routingKey(kind, className: className), on: connection)
     }
 }
