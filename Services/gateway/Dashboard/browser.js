@@ -235,12 +235,12 @@ export async function showBrowser(container, initialSchema, objectId) {
     });
   });
 
-  const importInput = h('input', { id: 'import-file', type: 'file', accept: '.json,application/json' });
+  const importInput = h('input', { id: 'import-file', type: 'file', accept: '.json,.csv,application/json,text/csv' });
   const progress = h('progress', { id: 'import-progress', max: 1, value: 0, hidden: true });
   importInput.addEventListener('change', () => run(async () => {
     const file = importInput.files[0];
     if (!file) return;
-    await importInto(className, file, progress, report);
+    await importInto(className, file, progress, report, state.schema);
     importInput.value = '';
     await reloadSchema();
     refreshColumnChoices();

@@ -1,18 +1,28 @@
-// Import of a Parse JSON export (`{"results":[...]}` or a bare array) through /batch, with progress and the
-// rows refused; export of a class as the same format.
+// Import of a Parse JSON export (`{"results":[...]}` or a bare array) or of a CSV file (a header row of field
+// names, values read by the class's field types) through /batch, with progress and the rows refused; export of a
+// class as the same JSON and as CSV.
 import { api, session } from './api.js';
 import { clear, h, say } from './dom.js';
 
 const BATCH = 50;
 
-export async function importInto(className, file, progress, report) {
+export async function importInto(className, file, progress, report, schema) {
   clear(report);
   let rows;
+  const isCSV = /\.csv$/i.test(file.name) || file.type === 'text/csv';
   try {
-    const parsed = JSON.parse(await file.text());
-    rows = Array.isArray(parsed) ? parsed : parsed && parsed.results;
-  } catch {
-    rows = null;
+    if (isCSV) {
+      rows = csvObjects(await file.text(), (schema && schema.fields) || {});
+    } else {
+      const parsed = JSON.parse(await file.text());
+      rows = Array.isArray(parsed) ? parsed : parsed && parsed.results;
+    }
+  } catch (error) {
+    rows = isCSV ? error : null;
+  }
+  if (rows instanceof Error) {
+    report.append(h('p', { class: 'error' }, `${file.name}: ${rows.message}`));
+    return;
   }
   if (!Array.isArray(rows)) {
     report.append(h('p', { class: 'error' }, `${file.name} is not a Parse export ({"results":[...]} or a list of objects).`));
@@ -76,7 +86,84 @@ export async function exportClass(className, report) {
   }
   const blob = new Blob([JSON.stringify({ results }, null, 2)], { type: 'application/json' });
   const link = h('a', { id: 'export-link', href: URL.createObjectURL(blob), download: `${className}.json` }, `${className}.json (${results.length} rows)`);
-  clear(report).append(h('p', {}, 'Export ready: ', link));
+  const csv = new Blob([toCSV(results)], { type: 'text/csv' });
+  const csvLink = h('a', { id: 'export-csv-link', href: URL.createObjectURL(csv), download: `${className}.csv` }, `${className}.csv`);
+  clear(report).append(h('p', {}, 'Export ready: ', link, ' ', csvLink));
   link.click();
   say(`Exported ${results.length} rows of ${className}.`);
+}
+
+// RFC 4180: a header row of every field, then one row per object; strings as they are, dates as their ISO time,
+// every other value as JSON, so an import reads them back by the class's field types.
+export function toCSV(objects) {
+  const first = ['objectId', 'createdAt', 'updatedAt'];
+  const names = [...new Set(objects.flatMap((object) => Object.keys(object)))]
+    .sort((a, b) => (first.indexOf(a) + 1 || 99) - (first.indexOf(b) + 1 || 99) || a.localeCompare(b));
+  const cell = (value) => {
+    if (value === undefined || value === null) return '';
+    const text = typeof value === 'string' ? value
+      : value && value.__type === 'Date' ? value.iso : JSON.stringify(value);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  return [names.map(cell).join(','), ...objects.map((object) => names.map((name) => cell(object[name])).join(','))]
+    .join('\r\n') + '\r\n';
+}
+
+// The rows of a CSV text (RFC 4180 quoting), as objects keyed by its header; empty cells are left out.
+export function csvObjects(text, fields) {
+  const records = [];
+  let record = [], value = '', quoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (quoted) {
+      if (character === '"' && text[index + 1] === '"') { value += '"'; index += 1; }
+      else if (character === '"') quoted = false;
+      else value += character;
+    } else if (character === '"' && value === '') quoted = true;
+    else if (character === ',') { record.push(value); value = ''; }
+    else if (character === '\n' || character === '\r') {
+      if (character === '\r' && text[index + 1] === '\n') index += 1;
+      record.push(value);
+      records.push(record);
+      record = [];
+      value = '';
+    } else value += character;
+  }
+  if (quoted) throw new Error('a quoted value is not closed.');
+  if (value !== '' || record.length) { record.push(value); records.push(record); }
+  const rows = records.filter((item) => item.some((cell) => cell !== ''));
+  if (!rows.length) throw new Error('no header row.');
+  const [header, ...body] = rows;
+  return body.map((cells, line) => {
+    const object = {};
+    header.forEach((name, column) => {
+      const cell = cells[column];
+      if (cell === undefined || cell === '') return;
+      object[name] = typedValue(cell, fields[name], name, line + 2);
+    });
+    return object;
+  });
+}
+
+function typedValue(cell, field, name, line) {
+  const type = field ? field.type : 'String';
+  const fail = (what) => { throw new Error(`line ${line}, ${name}: ${what}`); };
+  switch (type) {
+    case 'String': return cell;
+    case 'Number': {
+      const number = Number(cell);
+      if (!Number.isFinite(number)) fail('not a number');
+      return number;
+    }
+    case 'Boolean':
+      if (cell !== 'true' && cell !== 'false') fail('not true or false');
+      return cell === 'true';
+    case 'Date': {
+      const date = new Date(cell);
+      if (Number.isNaN(date.getTime())) fail('not a date');
+      return { __type: 'Date', iso: date.toISOString() };
+    }
+    default:
+      try { return JSON.parse(cell); } catch { return fail(`not JSON for a ${type}`); }
+  }
 }

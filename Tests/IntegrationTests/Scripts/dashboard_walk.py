@@ -416,7 +416,21 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
             "const done = arguments[arguments.length - 1]; fetch(document.getElementById('export-link').href)"
             ".then(r => r.json()).then(j => done(j.results.map(o => o.name).sort()))")
         check("Tom the Cat" in exported and len(exported) == 6, "the export holds every Cat: %s" % exported)
+        csv_link = self.css("#export-csv-link")
+        lines = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1]; fetch(document.getElementById('export-csv-link').href)"
+            ".then(r => r.text()).then(t => done(t.trim().split('\\r\\n')))")
+        check(csv_link.get_attribute("download") == "Cat.csv" and len(lines) == 7 and "name" in lines[0].split(","),
+              "the export is offered as CSV too, a header and a line per Cat")
         self.shot("exported")
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as sheet:
+            sheet.write('name,votes\r\n"Cat, from CSV",3\r\n')
+        self.driver.find_element(By.ID, "import-file").send_keys(sheet.name)
+        self.wait(lambda d: "Imported 1 of 1" in (d.find_elements(By.ID, "import-summary") or [None])[0].text
+                  if d.find_elements(By.ID, "import-summary") else False, message="the CSV import's summary")
+        _, found = rest("GET", "/classes/Cat?where=" + urllib.parse.quote(json.dumps({"name": "Cat, from CSV"})))
+        check(len(found["results"]) == 1 and found["results"][0].get("votes") == 3,
+              "a CSV file is imported, its values read by the class's field types")
 
     def analytics(self):
         for breed in ("tabby", "tabby", "siamese"):
