@@ -5,6 +5,7 @@ import { clear, h, say } from './dom.js';
 import { COLUMN_TYPES, TypeMismatch, editText, parseInput, renderValue } from './values.js';
 import { exportClass, importInto } from './transfer.js';
 import { showPermissions } from './permissions.js';
+import { showIndexes } from './indexes.js';
 import { watchClass } from './live.js';
 
 const PAGE = 100;
@@ -247,6 +248,12 @@ export async function showBrowser(container, initialSchema, objectId) {
     await load();
   }));
 
+  // Drawn again after each change, with the schema as it then is.
+  const openIndexes = () => showIndexes(panel, state.schema, async () => {
+    await reloadSchema();
+    openIndexes();
+  });
+
   const toolbar = h('div', { class: 'toolbar' },
     h('h2', {}, className),
     h('button', { id: 'add-row', type: 'button', onclick: () => run(async () => { await api('POST', path, {}); await load(); }) }, 'Add row'),
@@ -263,6 +270,18 @@ export async function showBrowser(container, initialSchema, objectId) {
     h('button', { id: 'export', type: 'button', onclick: () => run(() => exportClass(className, report)) }, 'Export'),
     h('label', { class: 'button' }, 'Import ', importInput), progress,
     h('button', { id: 'security', type: 'button', onclick: () => run(() => showPermissions(panel, state.schema, async () => { await reloadSchema(); })) }, 'Security'),
+    h('button', { id: 'indexes-button', type: 'button', onclick: () => run(async () => openIndexes()) }, 'Indexes'),
+    className === '_User' ? h('button', {
+      id: 'set-password', type: 'button',
+      onclick: () => run(async () => {
+        const ids = selected();
+        if (ids.length !== 1) { say('Select one user.', true); return; }
+        const password = prompt('New password for this user (their sessions end)');
+        if (!password) return;
+        await api('PUT', `${path}/${encodeURIComponent(ids[0])}`, { password });
+        say('Password set.');
+      }),
+    }, 'Set password') : null,
     h('button', {
       id: 'delete-class', type: 'button', class: 'danger',
       onclick: () => run(async () => {
