@@ -31,9 +31,11 @@ function inferredField(value) {
   return { type: typeof value === 'number' ? 'Number' : typeof value === 'boolean' ? 'Boolean' : 'String' };
 }
 
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const FILTERS = {
   eq: (value) => value, ne: (value) => ({ $ne: value }), lt: (value) => ({ $lt: value }), gt: (value) => ({ $gt: value }),
-  contains: (value) => ({ $regex: value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') }),
+  lte: (value) => ({ $lte: value }), gte: (value) => ({ $gte: value }), in: (values) => ({ $in: values }),
+  contains: (value) => ({ $regex: escaped(value) }), 'starts with': (value) => ({ $regex: `^${escaped(value)}` }),
   exists: (value) => ({ $exists: value !== false }),
 };
 
@@ -218,19 +220,48 @@ export async function showBrowser(container, initialSchema, objectId) {
   }, 'Delete column');
 
   const filterOp = h('select', { id: 'filter-op' }, Object.keys(FILTERS).map((op) => h('option', { value: op }, op)));
-  const filterValue = h('input', { id: 'filter-value', placeholder: 'value' });
-  const filter = h('form', { id: 'filter', class: 'inline' }, 'Filter ', filterField, filterOp, filterValue,
+  const filterValue = h('input', { id: 'filter-value', placeholder: 'value (in: a, b, c)' });
+  // Conditions kept with "+ condition", joined by all of / any of with the one in the fields when applied.
+  const conditions = [];
+  const filterMode = h('select', { id: 'filter-mode' }, h('option', { value: '$and' }, 'all of'), h('option', { value: '$or' }, 'any of'));
+  const kept = h('span', { id: 'filter-conditions' });
+  const showKept = () => clear(kept).append(conditions.map((item) => h('span', { class: 'chip' }, item.text)));
+  // The condition in the fields, or null when its value is empty.
+  function currentCondition() {
+    const name = filterField.value;
+    const field = fieldOf(name);
+    const op = filterOp.value;
+    const text = filterValue.value;
+    if (text === '' && op !== 'exists') return null;
+    let value;
+    if (op === 'exists') value = text !== 'false';
+    else if (op === 'contains' || op === 'starts with') value = text;
+    else if (op === 'in') value = text.split(',').map((part) => parseInput(part.trim(), name, field));
+    else value = parseInput(text, name, field);
+    return { text: `${name} ${op} ${text}`, clause: { [name]: FILTERS[op](value) } };
+  }
+  const filter = h('form', { id: 'filter', class: 'inline' }, 'Filter ', filterMode, kept, filterField, filterOp, filterValue,
+    h('button', { id: 'filter-add', type: 'button', onclick: () => run(async () => {
+      const condition = currentCondition();
+      if (!condition) return;
+      conditions.push(condition);
+      filterValue.value = '';
+      showKept();
+    }) }, '+ condition'),
     h('button', { id: 'filter-apply', type: 'submit' }, 'Apply'),
-    h('button', { id: 'filter-clear', type: 'button', onclick: () => { state.where = {}; state.skip = 0; run(load); } }, 'Clear'));
+    h('button', { id: 'filter-clear', type: 'button', onclick: () => {
+      conditions.length = 0;
+      showKept();
+      state.where = {};
+      state.skip = 0;
+      run(load);
+    } }, 'Clear'));
   filter.addEventListener('submit', (event) => {
     event.preventDefault();
     run(async () => {
-      const name = filterField.value;
-      const field = fieldOf(name);
-      let value = filterValue.value;
-      if (filterOp.value === 'exists') value = value !== 'false';
-      else if (filterOp.value !== 'contains') value = parseInput(value, name, field);
-      state.where = { [name]: FILTERS[filterOp.value](value) };
+      const current = currentCondition();
+      const clauses = [...conditions, ...(current ? [current] : [])].map((item) => item.clause);
+      state.where = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0] : { [filterMode.value]: clauses };
       state.skip = 0;
       await load();
     });

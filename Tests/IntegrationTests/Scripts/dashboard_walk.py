@@ -326,6 +326,23 @@ class Walk:
         check(answer["results"] == [], "the selected row is deleted")
         self.click("#filter-clear")
         self.wait(lambda d: len(self.column_texts("name")) == 6, message="every Cat again")
+        # Two conditions, all of them and then any of them.
+        Select(self.css("#filter-field")).select_by_value("votes")
+        Select(self.css("#filter-op")).select_by_value("gte")
+        self.css("#filter-value").clear()
+        self.css("#filter-value").send_keys("10")
+        self.click("#filter-add")
+        Select(self.css("#filter-field")).select_by_value("name")
+        Select(self.css("#filter-op")).select_by_value("starts with")
+        self.css("#filter-value").send_keys("N")
+        self.click("#filter-apply")
+        self.wait(lambda d: self.column_texts("name") == ["Nala"], message="votes >= 10 and a name starting with N")
+        Select(self.css("#filter-mode")).select_by_value("$or")
+        self.click("#filter-apply")
+        self.wait(lambda d: sorted(self.column_texts("name")) == ["Luna", "Nala"], message="votes >= 10 or a name starting with N")
+        check(True, "filters of several conditions, all of them or any of them")
+        self.click("#filter-clear")
+        self.wait(lambda d: len(self.column_texts("name")) == 6, message="every Cat again")
 
     def edit_a_name(self):
         self.click(self.cell("Cat0000001", "name"), double=True)
