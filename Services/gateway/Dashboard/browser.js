@@ -6,6 +6,7 @@ import { COLUMN_TYPES, TypeMismatch, editText, parseInput, renderValue } from '.
 import { exportClass, importInto } from './transfer.js';
 import { showPermissions } from './permissions.js';
 import { showIndexes } from './indexes.js';
+import { showRelation } from './relation.js';
 import { watchClass } from './live.js';
 
 const PAGE = 100;
@@ -113,7 +114,14 @@ export async function showBrowser(container, initialSchema, objectId) {
   function cell(row, name) {
     const field = fieldOf(name);
     const td = h('td', { dataset: { field: name, objectId: row.objectId } }, renderValue(row[name], field));
-    if (['objectId', 'createdAt', 'updatedAt'].includes(name) || field.type === 'Relation') return td;
+    if (field.type === 'Relation') {
+      td.classList.add('opens');
+      td.addEventListener('click', () => run(() => showRelation(panel, {
+        className, objectId: row.objectId, key: name, targetClass: field.targetClass,
+      })));
+      return td;
+    }
+    if (['objectId', 'createdAt', 'updatedAt'].includes(name)) return td;
     td.addEventListener('dblclick', () => (field.type === 'File' ? pickFile(row, name) : edit(td, row, name)));
     return td;
   }

@@ -5,7 +5,7 @@ The Paws tutorial: log in (a wrong master key first), create Cat, add its four c
 by votes, edit a name (and see a wrong type refused), see a vote made through the REST API appear, open
 Analytics and see those requests; the photo wall: the user and the WallPost with its image. Also: a forged
 request from a page of another origin changes nothing, the permissions editor saves, a push is composed and
-listed, Config parameters are added and deleted, a webhook is added and deleted and a job run and followed, the server's logs are searched, the API console asks as
+listed, Config parameters are added and deleted, a role's users are edited through its relation, a webhook is added and deleted and a job run and followed, the server's logs are searched, the API console asks as
 the master key and as a user, a class is exported, and the first page of a large class is timed (printed, not asserted).
 A screenshot of each step goes to PARSE_TEST_SCREENSHOTS. Exit status 0 when every check held.
 """
@@ -195,6 +195,7 @@ class Walk:
         self.photo_wall()
         self.push()
         self.config()
+        self.relations()
         self.cloud_code()
         self.logs()
         self.api_console()
@@ -578,6 +579,25 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         _, after = rest("GET", "/config")
         check("welcome" not in after["params"] and after["params"].get("maxCats") == 7, "a Config parameter deleted")
         self.shot("config")
+
+    def relations(self):
+        stamp = int(time.time() * 1000)
+        _, user = rest("POST", "/users", {"username": "member%d" % stamp, "password": "pw"}, master=False)
+        _, role = rest("POST", "/roles", {"name": "Moderators%d" % stamp, "ACL": {"*": {"read": True}}})
+        self.go("#/core/_Role/%s" % role["objectId"])
+        self.click('#rows td[data-field="users"][data-object-id="%s"]' % role["objectId"])
+        self.visible("#relation-add-id").send_keys(user["objectId"])
+        self.click("#relation-add")
+        member = '#relation tr[data-object-id="%s"]' % user["objectId"]
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, member), message="the user in the role's users")
+        related = {"$relatedTo": {"object": {"__type": "Pointer", "className": "_Role", "objectId": role["objectId"]}, "key": "users"}}
+        _, found = rest("GET", "/users?where=" + urllib.parse.quote(json.dumps(related)))
+        check([item["objectId"] for item in found["results"]] == [user["objectId"]], "a role's users edited from its relation")
+        self.shot("relation")
+        self.click(member + " .relation-remove")
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, member), message="the user removed")
+        _, found = rest("GET", "/users?where=" + urllib.parse.quote(json.dumps(related)))
+        check(found["results"] == [], "and removed")
 
     def cloud_code(self):
         self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="cloud"]'))
