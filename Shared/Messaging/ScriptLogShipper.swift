@@ -55,10 +55,7 @@ public final class ScriptLogShipper: Sendable {
         let (records, dropped) = tap.take()
         if dropped > 0 { lost.add(dropped, ordering: .relaxed) }
         guard !records.isEmpty else { return }
-        let batch = AppendScriptLogs(entries: records.map {
-            AppendScriptLogs.Entry(time: $0.time, level: $0.level.name, service: $0.service, message: $0.message,
-                                   fields: $0.fields)
-        })
+        let batch = AppendScriptLogs(entries: records)
         do {
             let _: Empty = try await client.send(AppendScriptLogs.type, batch, to: .cloud, requestId: RandomUUID.string(),
                                                  identity: .master, timeout: timeout, safeToRunTwice: false)

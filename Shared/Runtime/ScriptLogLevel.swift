@@ -2,8 +2,22 @@
 /// the fewest lines to the most. `verbose` adds the gateway's access lines, as parse-server keeps its request lines
 /// at verbose. `debug` adds every debug line; here those are internal traces, noisier than the access lines, so
 /// debug comes after verbose (parse-server orders the two the other way).
-public enum ScriptLogLevel: Int, Sendable, Comparable, CaseIterable {
+public enum ScriptLogLevel: Int, Sendable, Comparable, CaseIterable, Codable {
     case error, warn, info, verbose, debug
+
+    /// Encoded by parse-server's name, as `/scriptlog` answers it.
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let level = ScriptLogLevel(name: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown level \(name)"))
+        }
+        self = level
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
 
     public init?(name: String) {
         switch name.lowercased() {

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One log line as `GET /scriptlog` keeps it.
-public struct ScriptLogRecord: Sendable, Equatable {
+/// One log line as `GET /scriptlog` keeps it, and as it travels to cloud (`scriptlog.append.v1`).
+public struct ScriptLogRecord: Codable, Sendable, Equatable {
     /// Milliseconds since 1970, UTC.
     public var time: Int64
     public var level: ScriptLogLevel

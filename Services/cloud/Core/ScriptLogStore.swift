@@ -12,14 +12,14 @@ struct ScriptLogStore: Sendable {
     let maxLines: Int
 
     /// One statement for the whole batch, the entries travelling as one JSON array.
-    func append(_ entries: [AppendScriptLogs.Entry]) async throws {
+    func append(_ entries: [ScriptLogRecord]) async throws {
         guard !entries.isEmpty else { return }
         // PostgreSQL's text and jsonb refuse the NUL character, which a logged client value may hold.
         let clean = entries.map { entry in
-            AppendScriptLogs.Entry(time: entry.time, level: entry.level, service: Self.clean(entry.service),
-                                   message: Self.clean(entry.message),
-                                   fields: Dictionary(entry.fields.map { (Self.clean($0.key), Self.clean($0.value)) },
-                                                      uniquingKeysWith: { $1 }))
+            ScriptLogRecord(time: entry.time, level: entry.level, service: Self.clean(entry.service),
+                            message: Self.clean(entry.message),
+                            fields: Dictionary(entry.fields.map { (Self.clean($0.key), Self.clean($0.value)) },
+                                               uniquingKeysWith: { $1 }))
         }
         let batch = String(decoding: try JSONEncoder().encode(clean), as: UTF8.self)
         _ = try await pool.query("""

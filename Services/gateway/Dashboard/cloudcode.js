@@ -2,7 +2,7 @@
 // elsewhere and deleted, and the jobs: run one with parameters, and each run's status, message and duration
 // (`_JobStatus`), refreshed while one runs.
 import { api, session } from './api.js';
-import { h, clear, say } from './dom.js';
+import { attempt, h, clear, say } from './dom.js';
 
 const TRIGGERS = ['beforeSave', 'afterSave', 'beforeDelete', 'afterDelete', 'beforeFind', 'afterFind', 'beforeLogin',
   'afterLogin', 'afterLogout', 'beforePasswordResetRequest', 'beforeSaveFile', 'afterSaveFile', 'beforeDeleteFile',
@@ -50,13 +50,7 @@ export async function showCloudCode(view) {
         ]))) : h('tr', {}, h('td', { class: 'empty', colspan: '4' }, 'No webhooks. Workers register their own functions and triggers.'))));
   };
   const change = async (call, done) => {
-    try {
-      await call();
-      say(done);
-      await loadHooks();
-    } catch (error) {
-      say(error.message, true);
-    }
+    if (await attempt(call, done)) await loadHooks();
   };
   hookForm.addEventListener('submit', async (event) => {
     event.preventDefault();

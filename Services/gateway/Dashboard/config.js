@@ -1,7 +1,7 @@
 // The Config tab: Parse Config's parameters (`/config`) with their types, added, edited and deleted, each with
 // its master-key-only flag.
 import { api, session } from './api.js';
-import { h, clear, say } from './dom.js';
+import { attempt, h, clear, say } from './dom.js';
 
 const TYPES = ['String', 'Number', 'Boolean', 'Date', 'Object', 'Array', 'GeoPoint'];
 
@@ -95,13 +95,7 @@ export async function showConfig(view) {
       }) : h('tr', {}, h('td', { class: 'empty', colspan: '5' }, 'No parameters yet.'))));
   };
   const save = async (body, done) => {
-    try {
-      await api('PUT', 'config', body);
-      say(done);
-      await load();
-    } catch (error) {
-      say(error.message, true);
-    }
+    if (await attempt(() => api('PUT', 'config', body), done)) await load();
   };
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

@@ -35,6 +35,18 @@ export function clear(element) {
   return element;
 }
 
+// Runs a change and says how it went: `done` when it worked, the server's message when not. True when it worked.
+export async function attempt(change, done) {
+  try {
+    await change();
+    say(done);
+    return true;
+  } catch (error) {
+    say(error.message, true);
+    return false;
+  }
+}
+
 export function say(text, isError = false) {
   const status = document.getElementById('status');
   status.textContent = text;

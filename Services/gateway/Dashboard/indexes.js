@@ -1,6 +1,6 @@
 // A class's indexes (`/schemas` `indexes`): listed, added on one field or more, and dropped.
 import { api } from './api.js';
-import { clear, h, say } from './dom.js';
+import { attempt, clear, h, say } from './dom.js';
 
 export function showIndexes(panel, schema, saved) {
   clear(panel);
@@ -11,12 +11,8 @@ export function showIndexes(panel, schema, saved) {
   const chosen = h('select', { id: 'index-fields', multiple: true, size: Math.min(6, fields.length) },
     fields.map((field) => h('option', { value: field }, field)));
   const change = async (body, done) => {
-    try {
-      await api('PUT', `schemas/${encodeURIComponent(className)}`, { className, indexes: body });
-      say(done);
+    if (await attempt(() => api('PUT', `schemas/${encodeURIComponent(className)}`, { className, indexes: body }), done)) {
       await saved();
-    } catch (error) {
-      say(error.message, true);
     }
   };
   const form = h('form', { id: 'index-form', class: 'toolbar' }, name, chosen, h('button', { id: 'index-add', type: 'submit' }, 'Add index'));

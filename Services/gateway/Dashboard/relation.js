@@ -1,7 +1,7 @@
 // A Relation column's objects for one row (a role's users and roles, or any class's relation): listed through
 // `$relatedTo`, added and removed with `AddRelation` and `RemoveRelation` on the owner.
 import { api } from './api.js';
-import { clear, h, say } from './dom.js';
+import { attempt, clear, h } from './dom.js';
 
 export async function showRelation(panel, { className, objectId, key, targetClass }) {
   const owner = { __type: 'Pointer', className, objectId };
@@ -10,13 +10,8 @@ export async function showRelation(panel, { className, objectId, key, targetClas
   const added = h('input', { id: 'relation-add-id', placeholder: `objectId of a ${targetClass}`, required: true });
   const form = h('form', { id: 'relation-form', class: 'toolbar' }, added, h('button', { id: 'relation-add', type: 'submit' }, 'Add'));
   const change = async (op, id, done) => {
-    try {
-      await api('PUT', ownerPath, { [key]: { __op: op, objects: [{ __type: 'Pointer', className: targetClass, objectId: id }] } });
-      say(done);
-      await load();
-    } catch (error) {
-      say(error.message, true);
-    }
+    const objects = [{ __type: 'Pointer', className: targetClass, objectId: id }];
+    if (await attempt(() => api('PUT', ownerPath, { [key]: { __op: op, objects } }), done)) await load();
   };
   const load = async () => {
     const found = await api('GET', `classes/${encodeURIComponent(targetClass)}`, undefined,
