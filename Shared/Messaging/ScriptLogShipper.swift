@@ -47,18 +47,23 @@ public final class ScriptLogShipper: Sendable {
         }
         task?.cancel()
         await task?.value
-        await flush()
+        await flush(timeout: Self.lastFlushTimeout)
     }
 
-    /// Ships everything collected so far and returns once cloud stored it (or the batch was given up).
-    public func flush() async {
+    /// The last lines of a stopping process wait this long at most: cloud itself, stopping, no longer takes them.
+    public static let lastFlushTimeout = Duration.milliseconds(500)
+
+    /// Ships everything collected so far and returns once cloud stored it (or the batch was given up after
+    /// `timeout`, the shipper's own unless given).
+    public func flush(timeout: Duration? = nil) async {
         let (records, dropped) = tap.take()
         if dropped > 0 { lost.add(dropped, ordering: .relaxed) }
         guard !records.isEmpty else { return }
         let batch = AppendScriptLogs(entries: records)
         do {
             let _: Empty = try await client.send(AppendScriptLogs.type, batch, to: .cloud, requestId: RandomUUID.string(),
-                                                 identity: .master, timeout: timeout, safeToRunTwice: false)
+                                                 identity: .master, timeout: timeout ?? self.timeout,
+                                                 safeToRunTwice: false)
         } catch {
             lost.add(records.count, ordering: .relaxed)
             return

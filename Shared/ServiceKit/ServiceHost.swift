@@ -112,7 +112,7 @@ public enum ServiceHost {
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
         await background.stop()
-        await scriptLogs.flush()
+        await scriptLogs.flush(timeout: ScriptLogShipper.lastFlushTimeout)
         await calls.stop()
         await publisher.stop()
         await pool.close()

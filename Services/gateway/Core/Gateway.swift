@@ -34,7 +34,7 @@ public final class Gateway: Sendable {
         rateLimiter = configuration.rateLimits.isEmpty ? .none : RateLimiter(
             rules: configuration.rateLimits,
             counter: RateLimitCounter(url: configuration.rateLimitDatabaseURL, logger: logger), logger: logger)
-        scriptLogs = ScriptLogShipper(client: client, timeout: configuration.requestTimeout, logger: logger)
+        scriptLogs = ScriptLogShipper(client: client, logger: logger)
         let counter = RequestCounter()
         requestCounts = RequestCountReporter(counter: counter, client: client, interval: configuration.requestCountInterval,
                                              timeout: configuration.requestTimeout, logger: logger)
