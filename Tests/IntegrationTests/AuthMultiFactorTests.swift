@@ -77,6 +77,18 @@ extension IntegrationSuite {
             #expect(try await Self.logIn(user, mfa: ["token": recovery[1]]).status == 200)
         }
 
+        /// Beyond parse-server: a wrong code counts as a failed login, so the account lockout bounds guessing.
+        @Test func wrongCodesCountTowardTheLockout() async throws {
+            let secret = Self.newSecret()
+            let (user, _) = try await Self.enrolled(secret)
+            for _ in 0..<5 {
+                #expect(AuthAPI.error(try await Self.logIn(user, mfa: ["token": "abcdef"])) == (141, "Invalid MFA token"))
+            }
+            let locked = try await Self.logIn(user, mfa: ["token": try Self.code(secret)])
+            #expect(AuthAPI.error(locked).0 == 101, "\(locked.text)")
+            #expect(AuthAPI.error(locked).1?.hasPrefix("Your account is locked") == true)
+        }
+
         @Test func changingTheSecretNeedsTheOldCode() async throws {
             let secret = Self.newSecret()
             let (user, _) = try await Self.enrolled(secret)

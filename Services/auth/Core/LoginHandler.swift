@@ -11,9 +11,18 @@ struct LoginHandler: Sendable {
     let sessions: SessionStore
 
     func login(_ request: AuthRequest) async throws -> RESTResponse {
-        let user = try await authenticate(request)
+        let user = try await authenticate(request, countsSuccess: false)
         let sent = try request.body()["authData"].flatMap { try AuthData.parse($0) }
-        let factor = try settings.providers.loginFactor(sent, stored: user.authData)
+        let factor: MultiFactorAuth.Step?
+        do {
+            factor = try settings.providers.loginFactor(sent, stored: user.authData)
+        } catch let error as ParseError where error == MultiFactorAuth.invalidToken {
+            // A wrong second factor counts as a failed login, so the account lockout bounds guessing the codes
+            // (parse-server counts only wrong passwords).
+            try await applyLockout(user, loginSucceeded: false)
+            throw error
+        }
+        try await applyLockout(user, loginSucceeded: true)
         try await checkPasswordAge(user)
         let triggers = UserTriggers(request: request)
         try await triggers.beforeLogin(user.json(showEmail: true))
@@ -42,7 +51,9 @@ struct LoginHandler: Sendable {
         return AuthResponses.ok(user.json(showEmail: true))
     }
 
-    func authenticate(_ request: AuthRequest) async throws -> UserRecord {
+    /// The user the credentials name. `countsSuccess: false` leaves the failed attempts as they are when the password
+    /// is right, for a caller with a second check to make (a login's second factor).
+    func authenticate(_ request: AuthRequest, countsSuccess: Bool = true) async throws -> UserRecord {
         let credentials = try Credentials(request)
         let invalid = ParseError(.objectNotFound, "Invalid username/password.")
         guard let user = try await UserStore(pool: pool).findForLogin(username: credentials.username, email: credentials.email),
@@ -52,7 +63,11 @@ struct LoginHandler: Sendable {
             throw invalid
         }
         let matches = await PasswordHasher.verify(credentials.password, against: hash)
-        try await applyLockout(user, loginSucceeded: matches)
+        if countsSuccess || !matches {
+            try await applyLockout(user, loginSucceeded: matches)
+        } else {
+            try refuseIfLocked(user)
+        }
         guard matches else { throw invalid }
         // A user whose ACL grants nobody anything cannot log in (parse-server's "locked" user).
         if !request.isMaster, user.acl?.objectValue?.isEmpty == true { throw invalid }
@@ -66,10 +81,7 @@ struct LoginHandler: Sendable {
     /// attempt that reaches the threshold still answers "Invalid username/password.".
     private func applyLockout(_ user: UserRecord, loginSucceeded: Bool) async throws {
         guard let lockout = settings.lockout else { return }
-        if let until = user.lockedUntil, until > Date(), user.failedLoginCount >= lockout.threshold {
-            throw ParseError(.objectNotFound,
-                             "Your account is locked due to multiple failed login attempts. Please try again after \(lockout.durationMinutes) minute(s)")
-        }
+        try refuseIfLocked(user)
         if loginSucceeded {
             if user.failedLoginCount != 0 || user.lockedUntil != nil {
                 _ = try await pool.query("UPDATE users SET failed_login_count = 0, locked_until = NULL WHERE id = $1", [user.id])
@@ -87,6 +99,13 @@ struct LoginHandler: Sendable {
                     ELSE locked_until END
             WHERE id = $1
             """, [user.id, lockout.threshold, lockout.durationMinutes])
+    }
+
+    private func refuseIfLocked(_ user: UserRecord) throws {
+        guard let lockout = settings.lockout, let until = user.lockedUntil, until > Date(),
+              user.failedLoginCount >= lockout.threshold else { return }
+        throw ParseError(.objectNotFound,
+                         "Your account is locked due to multiple failed login attempts. Please try again after \(lockout.durationMinutes) minute(s)")
     }
 
     /// parse-server's `maxPasswordAge` at login: a password older than that is refused; one set before expiry was
