@@ -58,12 +58,13 @@ struct ConfigHandler {
             let current = try await SchemaStore.load(Self.className, on: connection)
             _ = try await SchemaStore.ensure(Self.className, fields: Self.fields, current: current, on: connection)
             let now = ObjectWriter.now()
-            _ = try await connection.query("""
+            let written = try await connection.query("""
                 INSERT INTO \(Names.table(Self.className)) AS c ("objectId", "createdAt", "updatedAt", "_rperm", "_wperm", params, "masterKeyOnly")
                 VALUES ('1', $1::timestamptz, $1::timestamptz, '{}', '{}', $2::jsonb, $4::jsonb)
                 ON CONFLICT ("objectId") DO UPDATE SET "updatedAt" = $1::timestamptz,
                     params = (COALESCE(c.params, '{}'::jsonb) || $2::jsonb) - $3::text[],
                     "masterKeyOnly" = COALESCE(c."masterKeyOnly", '{}'::jsonb) || $4::jsonb
+                RETURNING params::text AS params
                 """, [now, JSONValue.object(change.set).compactText, PostgresArray.literal(change.deleted),
                       JSONValue.object(change.masterKeyOnly.mapValues { .bool($0) }).compactText])
             let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "config.updated.v1",
@@ -71,8 +72,7 @@ struct ConfigHandler {
                                    data: JSONValue.object(["keys": .array(change.keys.map { .string($0) })]))
             try await Outbox.add(event, routingKey: "config.updated", on: connection)
             if let triggers {
-                let stored = try await connection.query("SELECT params::text AS params FROM \(Names.table(Self.className)) WHERE \"objectId\" = '1'")
-                    .first?["params"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
+                let stored = written.first?["params"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
                 try await triggers.after(.afterSave, object: stored, original: original, on: connection)
             }
         }
