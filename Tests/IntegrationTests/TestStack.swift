@@ -16,6 +16,7 @@ enum TestStack {
     static let applicationId = environment["PARSE_TEST_APPLICATION_ID"] ?? "myAppId"
     static let masterKey = environment["PARSE_TEST_MASTER_KEY"] ?? "myMasterKey"
     static let readOnlyMasterKey = environment["PARSE_TEST_READ_ONLY_MASTER_KEY"] ?? "myReadOnlyMasterKey"
+    static let maintenanceKey = environment["PARSE_TEST_MAINTENANCE_KEY"] ?? "myMaintenanceKey"
     static let script = environment["PARSE_TEST_STACK"] ?? "deploy/stack"
     /// The stack's folder: `logs/<process>.log`, `run/<process>.pid`.
     static let folder = environment["PARSE_STACK_DIR"] ?? environment["PARSE_TEST_STACK_DIR"]

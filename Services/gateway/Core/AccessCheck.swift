@@ -18,10 +18,18 @@ struct AccessCheck: Sendable {
     /// parse-server's `readOnlyMasterKey`: reads as the master key, refused for writes by every service. Like
     /// parse-server, it is not limited to `masterKeyIPs`.
     var readOnlyMasterKey: String? = nil
+    /// parse-server's `maintenanceKey`, from `maintenanceKeyIPs` only; from elsewhere the request goes on as if it
+    /// had no such key. The identity it gets is narrowed per route by `MaintenanceScope`.
+    var maintenanceKey: String? = nil
+    var maintenanceKeyIPs = IPAllowList.loopback
 
     func evaluate(_ credentials: RequestCredentials, remoteAddress: String) -> Outcome {
         guard let appId = credentials.applicationId, ConstantTime.equals(appId, applicationId) else {
             return .unauthorized
+        }
+        if let configured = maintenanceKey, let sent = credentials.maintenanceKey, ConstantTime.equals(configured, sent),
+           maintenanceKeyIPs.allows(remoteAddress) {
+            return .allowed(Identity(isMaster: true, installationId: nil, isMaintenance: true))
         }
         if let configured = masterKey, let sent = credentials.masterKey, ConstantTime.equals(configured, sent) {
             guard masterKeyIPs.allows(remoteAddress) else { return .unauthorized }
@@ -34,5 +42,14 @@ struct AccessCheck: Sendable {
             return .unauthorized
         }
         return .allowed(Identity(sessionToken: credentials.sessionToken))
+    }
+}
+
+extension AccessCheck {
+    init(_ configuration: GatewayConfiguration) {
+        self.init(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
+                  masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
+                  readOnlyMasterKey: configuration.readOnlyMasterKey, maintenanceKey: configuration.maintenanceKey,
+                  maintenanceKeyIPs: configuration.maintenanceKeyIPs)
     }
 }

@@ -127,7 +127,7 @@ struct FileRequestHandler {
         guard let identity = try await identity(request, bodyFields: envelope, requestId: calls.requestId, for: .delete) else {
             return ParseResponses.unauthorized
         }
-        guard identity.isMaster else { return FileResponses.masterKeyRequired }
+        guard identity.isMaster, !identity.isMaintenance else { return FileResponses.masterKeyRequired }
         let _: Empty = try await calls.send(FileCommands.delete, FileNameReference(name: name), identity: identity)
         return FileResponses.deleted
     }
@@ -136,9 +136,7 @@ struct FileRequestHandler {
     /// The read-only master key writes nothing, files included (`FileResponses.readOnlyRefusal`).
     private func identity(_ request: HTTPRequest, bodyFields: [String: String], requestId: String,
                           for operation: FileResponses.Write) async throws -> Identity? {
-        let access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
-                                 masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
-                                 readOnlyMasterKey: configuration.readOnlyMasterKey)
+        let access = AccessCheck(configuration)
         let credentials = RequestCredentials(headers: request.headers, bodyFields: bodyFields)
         guard case .allowed(let identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return nil

@@ -11,6 +11,10 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_SERVER_READ_ONLY_MASTER_KEY` (parse-server's `readOnlyMasterKey`): reads like the master key,
     /// writes nothing (119); unset by default.
     public var readOnlyMasterKey: String?
+    /// `PARSE_SERVER_MAINTENANCE_KEY`, `PARSE_SERVER_MAINTENANCE_KEY_IPS` (parse-server's `maintenanceKey`,
+    /// `maintenanceKeyIps`, loopback only by default): see `MaintenanceScope`; unset by default.
+    public var maintenanceKey: String?
+    public var maintenanceKeyIPs = IPAllowList.loopback
     /// Any of these configured means every request must carry one of them (or the master key), as parse-server does.
     public var clientKeys: ClientKeys
     public var mountPath: String
@@ -60,6 +64,11 @@ public struct GatewayConfiguration: Sendable {
     /// sub-requests a `/batch` may hold without the master key; -1: any number. parse-server has no limit by
     /// default; here a client cannot hand one service an unbounded amount of work in one request.
     var batchRequestLimit = 10_000
+    /// `PARSE_SERVER_ENABLE_SANITIZED_ERROR_RESPONSE` (parse-server 9's `enableSanitizedErrorResponse`, on by
+    /// default): refusals say `Permission denied` (`ErrorSanitizer`).
+    var sanitizedErrors = true
+    /// parse-server's `fileUpload.allowedFileUrlDomains` (`FileURLDomains`).
+    var fileURLDomains = FileURLDomains.any
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> GatewayConfiguration {
         var mount = env.string("PARSE_SERVER_MOUNT_PATH", default: "/parse")
@@ -125,6 +134,15 @@ public struct GatewayConfiguration: Sendable {
                                               try env.byteSize("PARSE_HTTP_BODY_BYTES_IN_FLIGHT", default: "32mb"))
         configuration.batchRequestLimit = try env.int("PARSE_SERVER_REQUEST_COMPLEXITY_BATCH_REQUEST_LIMIT",
                                                       default: configuration.batchRequestLimit, in: -1...Int(Int32.max))
+        configuration.maintenanceKey = env.optional("PARSE_SERVER_MAINTENANCE_KEY")
+        if let key = configuration.maintenanceKey, key == masterKey || key == readOnlyMasterKey {
+            throw ConfigurationError("PARSE_SERVER_MAINTENANCE_KEY must differ from the master keys")
+        }
+        configuration.maintenanceKeyIPs = try IPAllowList(
+            env.list("PARSE_SERVER_MAINTENANCE_KEY_IPS", default: ["127.0.0.1", "::1"]),
+            setting: "PARSE_SERVER_MAINTENANCE_KEY_IPS")
+        configuration.fileURLDomains = try FileURLDomains.fromEnvironment(env)
+        configuration.sanitizedErrors = try env.bool("PARSE_SERVER_ENABLE_SANITIZED_ERROR_RESPONSE", default: true)
         return configuration
     }
 

@@ -27,9 +27,7 @@ struct GatewayResponder: HTTPResponder {
         self.client = client
         self.sessions = sessions
         self.logger = logger
-        access = AccessCheck(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
-                             masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
-                             readOnlyMasterKey: configuration.readOnlyMasterKey)
+        access = AccessCheck(configuration)
         let seconds = max(1, Int(configuration.readinessTimeout.components.seconds))
         readiness = Readiness(client: client, timeout: configuration.readinessTimeout,
                               deadLetters: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: seconds),
@@ -72,7 +70,8 @@ struct GatewayResponder: HTTPResponder {
         return await TraceContext.$current.withValue(Self.trace(request)) {
             await logged(request, log: log) {
                 guard let route else { return ParseResponses.unknownRoute(request.method, request.path) }
-                return await dispatch(request, path: route, requestId: requestId, log: log)
+                let response = await dispatch(request, path: route, requestId: requestId, log: log)
+                return configuration.sanitizedErrors ? ErrorSanitizer(logger: log).sanitize(response, path: route) : response
             }
         }
     }
@@ -135,6 +134,18 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.unknownRoute(request.method, request.path)
         }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
+        if identity.isMaintenance {
+            guard let scoped = MaintenanceScope.identity(identity, method: method, path: path) else {
+                return ParseResponses.masterKeyRequired
+            }
+            identity = scoped
+        } else if credentials.maintenanceKey != nil, configuration.maintenanceKey != nil {
+            log.warning("a maintenance key was not used: wrong, or from an address outside PARSE_SERVER_MAINTENANCE_KEY_IPS",
+                        ["ip": request.remoteAddress])
+        }
+        if method == "POST" || method == "PUT", let fields = body.fields {
+            do { try configuration.fileURLDomains.check(.object(fields)) } catch { return ParseResponses.error(error) }
+        }
         if path == "scriptlog", identity.isMaster || identity.isReadOnlyMaster, let scriptLogs { await scriptLogs.flush() }
         if rateLimiter.isEnabled, let refused = await rateLimiter.refusal(method: method, path: path, identity: identity,
                                                                           remoteAddress: request.remoteAddress) {

@@ -12,18 +12,24 @@ public struct IPAllowList: Sendable, Equatable {
 
     private let entries: [Entry]
 
-    public init(_ items: [String]) throws {
+    /// parse-server's default for both keys: the machine itself.
+    public static let loopback = IPAllowList(entries: [.exact("127.0.0.1"), .exact("::1")])
+
+    private init(entries: [Entry]) { self.entries = entries }
+
+    /// `setting` names the variable in the error a wrong item gets.
+    public init(_ items: [String], setting: String = "PARSE_SERVER_MASTER_KEY_IPS") throws {
         entries = try items.map { item in
-            if item == "::/0" { return .anyIPv6 }
+            if item == "::/0" || item == "::0" { return .anyIPv6 }
             guard let slash = item.firstIndex(of: "/") else {
                 guard Self.isAddress(item) else {
-                    throw ConfigurationError("PARSE_SERVER_MASTER_KEY_IPS: '\(item)' is not an IP address")
+                    throw ConfigurationError("\(setting): '\(item)' is not an IP address")
                 }
                 return .exact(item)
             }
             guard let address = Self.ipv4(String(item[..<slash])), let bits = Int(item[item.index(after: slash)...]),
                   (0...32).contains(bits) else {
-                throw ConfigurationError("PARSE_SERVER_MASTER_KEY_IPS: '\(item)' is not an address or IPv4 CIDR range")
+                throw ConfigurationError("\(setting): '\(item)' is not an address or IPv4 CIDR range")
             }
             let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
             return .ipv4(network: address & mask, mask: mask)

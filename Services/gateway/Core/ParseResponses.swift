@@ -33,6 +33,9 @@ enum ParseResponses {
     static let unauthorized = HTTPResponse(status: 403, headers: HTTPHeaders(corsHeaders),
                                            body: ParseErrorBody.bare("unauthorized"))
 
+    /// parse-server's `enforceMasterKeyAccess` refusal: a bare message, no code.
+    static let masterKeyRequired = json(403, #"{"error":"unauthorized: master key is required"}"#)
+
     static let preflight = HTTPResponse(status: 200, headers: HTTPHeaders(corsHeaders))
 
     static let healthy = json(200, #"{"status":"ok"}"#)

@@ -10,6 +10,8 @@ struct RequestCredentials: Sendable, Equatable {
     var javascriptKey: String?
     var dotNetKey: String?
     var sessionToken: String?
+    /// parse-server reads the maintenance key from its header only.
+    var maintenanceKey: String?
 
     init(headers: HTTPHeaders, bodyFields: [String: String] = [:]) {
         applicationId = headers["X-Parse-Application-Id"] ?? bodyFields["_ApplicationId"]
@@ -19,5 +21,6 @@ struct RequestCredentials: Sendable, Equatable {
         javascriptKey = headers["X-Parse-Javascript-Key"] ?? bodyFields["_JavaScriptKey"]
         dotNetKey = headers["X-Parse-Windows-Key"]
         sessionToken = headers["X-Parse-Session-Token"] ?? bodyFields["_SessionToken"]
+        maintenanceKey = headers["X-Parse-Maintenance-Key"]
     }
 }
