@@ -55,10 +55,16 @@ enum ExampleCloudCode {
                      "installationId": request.installationId.map(JSONValue.string) ?? .null])
         }
         cloud.define("instance") { _ in .string(instance) }
-        cloud.define("refuse") { request in
+        cloud.define("refuse") { request -> JSONValue in
             // The caller's number: only a whole one an `Int` holds is a code.
             let code = request.params["code"]?.numberValue.flatMap { Int(exactly: $0) } ?? 141
             throw CloudError(request.params["message"]?.stringValue ?? "refused", code: code)
+        }
+        // parse-server 9's `res.status()` and `res.header()`: the status and headers the caller asks for.
+        cloud.define("respond") { request -> FunctionResponse in
+            let status = request.params["status"]?.numberValue.flatMap { Int(exactly: $0) }
+            let headers = (request.params["headers"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
+            return FunctionResponse(request.params["result"] ?? .null, status: status, headers: headers)
         }
         cloud.define("sleep") { request in
             // At most a minute, whatever the caller asked (a double may hold more than an `Int`).

@@ -47,8 +47,16 @@ public struct StartCloudJob: Codable, Sendable, Equatable {
 /// What a function answered: the client gets `{"result": result}`.
 public struct CloudFunctionResult: Codable, Sendable, Equatable {
     public var result: JSONValue
+    /// The HTTP status and headers the function chose for its answer (parse-server 9's `res.status()`,
+    /// `res.header()`); nil: 200, no headers of its own.
+    public var status: Int?
+    public var headers: [String: String]?
 
-    public init(result: JSONValue) { self.result = result }
+    public init(result: JSONValue, status: Int? = nil, headers: [String: String]? = nil) {
+        self.result = result
+        self.status = status
+        self.headers = headers
+    }
 }
 
 /// The triggers parse-server knows, by its names. File triggers use the class name `@File`, as parse-server does.

@@ -26,6 +26,12 @@ public final class Cloud: Sendable {
 
     /// `Parse.Cloud.define`: the handler's value is the function's `result`.
     public func define(_ name: String, _ handler: @escaping @Sendable (FunctionRequest) async throws -> JSONValue) {
+        handlers.withLock { $0.functions[name] = { FunctionResponse(try await handler($0)) } }
+    }
+
+    /// `Parse.Cloud.define` with parse-server 9's `res.status()` and `res.header()`: the handler chooses the HTTP
+    /// status and headers of its answer beside its `result`.
+    public func define(_ name: String, _ handler: @escaping @Sendable (FunctionRequest) async throws -> FunctionResponse) {
         handlers.withLock { $0.functions[name] = handler }
     }
 

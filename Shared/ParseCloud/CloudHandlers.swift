@@ -6,7 +6,7 @@ import Runtime
 /// answer out (`{"success": ...}` or `{"error": ...}`). Every error a handler throws becomes an answer, so a call
 /// is never retried because its handler failed.
 struct CloudHandlers: Sendable {
-    typealias Function = @Sendable (FunctionRequest) async throws -> JSONValue
+    typealias Function = @Sendable (FunctionRequest) async throws -> FunctionResponse
     typealias Job = @Sendable (JobRequest) async throws -> JSONValue?
     typealias Trigger = @Sendable (TriggerRequest) async throws -> JSONValue?
 
@@ -21,12 +21,27 @@ struct CloudHandlers: Sendable {
 
     func answer(_ call: CloudWorkerCall, clients: ClientFactory, log: Logger) async -> JSONValue {
         do {
+            if call.kind == .function {
+                return try await function(call, clients: clients, log: log).answer
+            }
             return .object(["success": try await result(call, clients: clients, log: log) ?? .bool(true)])
         } catch let error as CloudError {
             return .object(["error": .object(["code": .number(Double(error.code)), "message": .string(error.message)])])
         } catch {
             return .object(["error": .string("\(error)")])
         }
+    }
+
+    private func function(_ call: CloudWorkerCall, clients: ClientFactory, log: Logger) async throws -> FunctionResponse {
+        let raw = call.request
+        guard let handler = functions[call.name] else { throw CloudError("Invalid function: \"\(call.name)\"") }
+        return try await handler(FunctionRequest(
+            functionName: call.name, params: raw["params"] ?? .object([:]), user: raw["user"],
+            master: raw["master"]?.boolValue ?? false, installationId: raw["installationId"]?.stringValue,
+            headers: (raw["headers"]?.objectValue ?? [:]).compactMapValues(\.stringValue), ip: raw["ip"]?.stringValue ?? "",
+            context: raw["context"] ?? .object([:]), api: clients.master,
+            asCaller: clients.asCaller(raw["user"]?["sessionToken"]?.stringValue), raw: raw,
+            log: log.with("functionName", call.name)))
     }
 
     private func result(_ call: CloudWorkerCall, clients: ClientFactory, log: Logger) async throws -> JSONValue? {
@@ -36,12 +51,7 @@ struct CloudHandlers: Sendable {
         let caller = clients.asCaller(user?["sessionToken"]?.stringValue)
         switch call.kind {
         case .function:
-            guard let handler = functions[call.name] else { throw CloudError("Invalid function: \"\(call.name)\"") }
-            return try await handler(FunctionRequest(
-                functionName: call.name, params: raw["params"] ?? .object([:]), user: user,
-                master: raw["master"]?.boolValue ?? false, installationId: raw["installationId"]?.stringValue,
-                headers: headers, ip: raw["ip"]?.stringValue ?? "", context: raw["context"] ?? .object([:]),
-                api: clients.master, asCaller: caller, raw: raw, log: log.with("functionName", call.name)))
+            return try await function(call, clients: clients, log: log).result
         case .job:
             guard let handler = jobs[call.name] else { throw CloudError("Invalid job.") }
             return try await handler(JobRequest(jobName: call.name, jobId: raw["jobId"]?.stringValue ?? "",

@@ -57,3 +57,25 @@ public struct TriggerRequest: Sendable {
     public var raw: JSONValue
     public var log: Logger
 }
+
+/// A function's answer with the HTTP status and headers it chose (parse-server 9's `res.status(201)` and
+/// `res.header("X-Name", "value")`); the client still gets `{"result": ...}`.
+public struct FunctionResponse: Sendable, Equatable {
+    public var result: JSONValue
+    public var status: Int?
+    public var headers: [String: String]
+
+    public init(_ result: JSONValue, status: Int? = nil, headers: [String: String] = [:]) {
+        self.result = result
+        self.status = status
+        self.headers = headers
+    }
+
+    /// The webhook answer that carries it.
+    var answer: JSONValue {
+        var fields: [String: JSONValue] = ["success": result]
+        if let status { fields["status"] = .number(Double(status)) }
+        if !headers.isEmpty { fields["headers"] = .object(headers.mapValues(JSONValue.string)) }
+        return .object(fields)
+    }
+}

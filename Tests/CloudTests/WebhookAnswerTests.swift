@@ -5,13 +5,28 @@ import Testing
 
 struct WebhookAnswerTests {
     @Test func successIsTheResult() throws {
-        let answer = try WebhookAnswer.decode(Array(#"{"success":{"a":[1,2]}}"#.utf8)).get()
+        let answer = try WebhookAnswer.decode(Array(#"{"success":{"a":[1,2]}}"#.utf8)).get().value
         #expect(answer == .object(["a": .array([.number(1), .number(2)])]))
     }
 
     @Test func anEmptyBodyIsNoResult() throws {
-        #expect(try WebhookAnswer.decode([]).get() == nil)
-        #expect(try WebhookAnswer.decode(Array("{}".utf8)).get() == nil)
+        #expect(try WebhookAnswer.decode([]).get() == WebhookAnswer.Success())
+        #expect(try WebhookAnswer.decode(Array("{}".utf8)).get() == WebhookAnswer.Success())
+    }
+
+    @Test func aFunctionMayChooseItsStatusAndHeaders() throws {
+        let answer = try WebhookAnswer.decode(Array(#"{"success":1,"status":201,"headers":{"X-Request-Cost":"3"}}"#.utf8)).get()
+        #expect(answer == WebhookAnswer.Success(value: .number(1), status: 201, headers: ["X-Request-Cost": "3"]))
+        for bad in [#"{"success":1,"status":99}"#, #"{"success":1,"status":"201"}"#, #"{"success":1,"status":200.5}"#,
+                    #"{"success":1,"headers":{"X-A":1}}"#, #"{"success":1,"headers":{"X-A":"a\r\nSet-Cookie: x"}}"#,
+                    #"{"success":1,"headers":{"Bad Name":"a"}}"#, #"{"success":1,"headers":{"Content-Length":"1"}}"#,
+                    #"{"success":1,"headers":["X-A"]}"#] {
+            guard case .failure(let error) = WebhookAnswer.decode(Array(bad.utf8)) else {
+                Issue.record("accepted \(bad)")
+                continue
+            }
+            #expect(error.code == .scriptFailed, "\(bad)")
+        }
     }
 
     @Test func anErrorMessageIsA141() {

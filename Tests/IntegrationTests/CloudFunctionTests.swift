@@ -28,6 +28,20 @@ extension IntegrationSuite {
             #expect(master["master"] as? Bool == true)
         }
 
+        /// parse-server 9's `res.status()` and `res.header()`, from a worker's `FunctionResponse`.
+        @Test func aFunctionChoosesItsStatusAndHeaders() async throws {
+            let reply = try await CloudAPI.run("respond", ["result": ["id": 7], "status": 201,
+                                                           "headers": ["X-Request-Cost": "3", "Cache-Control": "no-store"]])
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.header("X-Request-Cost") == "3" && reply.header("Cache-Control") == "no-store")
+            #expect(CloudAPI.text(reply.json?["result"]) == #"{"id":7}"#)
+            let teapot = try await CloudAPI.run("respond", ["result": "short and stout", "status": 418])
+            #expect(teapot.status == 418 && teapot.json?["result"] as? String == "short and stout", "\(teapot.text)")
+            let smuggled = try await CloudAPI.run("respond", ["headers": ["X-A": "a\r\nSet-Cookie: s=1"]])
+            #expect(smuggled.status == 400 && smuggled.json?["code"] as? Int == 141, "\(smuggled.text)")
+            #expect(smuggled.header("Set-Cookie") == nil)
+        }
+
         @Test func queryParametersJoinTheBody() async throws {
             var headers = AuthAPI.headers()
             headers["Content-Type"] = "application/json"

@@ -12,13 +12,14 @@ struct CloudHandlersTests {
 
     func handlers() -> CloudHandlers {
         var handlers = CloudHandlers()
-        handlers.functions["echo"] = { request in request.params }
-        handlers.functions["whoami"] = { request in request.user ?? .null }
+        handlers.functions["echo"] = { request in FunctionResponse(request.params) }
+        handlers.functions["whoami"] = { request in FunctionResponse(request.user ?? .null) }
+        handlers.functions["created"] = { _ in FunctionResponse(.string("made"), status: 201, headers: ["X-Made": "1"]) }
         handlers.functions["refuse"] = { _ in throw CloudError("no", code: 142) }
         handlers.functions["crash"] = { _ in throw Plain() }
         handlers.functions["chatty"] = { request in
             request.log.info("said", ["n": "1"])
-            return .null
+            return FunctionResponse(.null)
         }
         handlers.jobs["tidy"] = { request in .string("tidied \(request.jobId)") }
         handlers.triggers[TriggerKey(className: "Cat", triggerName: .beforeSave)] = { request in
@@ -34,6 +35,13 @@ struct CloudHandlersTests {
     @Test func aResultIsASuccess() async {
         let call = CloudWorkerCall(kind: .function, name: "echo", request: .object(["params": .object(["a": .number(1)])]))
         #expect(await handlers().answer(call, clients: clients, log: log) == .object(["success": .object(["a": .number(1)])]))
+    }
+
+    @Test func aChosenStatusAndHeadersTravelBesideTheResult() async {
+        let call = CloudWorkerCall(kind: .function, name: "created", request: .object([:]))
+        #expect(await handlers().answer(call, clients: clients, log: log) == .object([
+            "success": .string("made"), "status": .number(201), "headers": .object(["X-Made": .string("1")]),
+        ]))
     }
 
     @Test func theUserIsTheOneInTheRequest() async {
@@ -80,7 +88,7 @@ struct CloudHandlersTests {
 
     @Test func theRegistrationListsEverything() {
         let registration = handlers().registration(queue: "q")
-        #expect(registration.functions == ["chatty", "crash", "echo", "refuse", "whoami"])
+        #expect(registration.functions == ["chatty", "crash", "created", "echo", "refuse", "whoami"])
         #expect(registration.jobs == ["tidy"])
         #expect(registration.triggers == [TriggerKey(className: "Cat", triggerName: .beforeSave)])
     }

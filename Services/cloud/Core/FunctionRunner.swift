@@ -28,12 +28,13 @@ struct FunctionRunner: Sendable {
         let fields = ["functionName": function.name, "user": user]
         let input = Self.cut(JSONText.encode(function.params))
         do {
-            let result = try await caller.call(target, CloudWorkerCall(kind: .function, name: function.name, request: body),
+            let answer = try await caller.call(target, CloudWorkerCall(kind: .function, name: function.name, request: body),
                                                label: "function \"\(function.name)\"", timeout: timeout,
-                                               requestId: requestId, identity: identity) ?? .null
+                                               requestId: requestId, identity: identity)
+            let result = answer.value ?? .null
             log.info("Ran cloud function \(function.name) for user \(user) with:\n  Input: \(input)\n  Result: "
                      + Self.cut(JSONText.encode(result)), fields)
-            return CloudFunctionResult(result: result)
+            return CloudFunctionResult(result: result, status: answer.status, headers: answer.headers)
         } catch {
             let failure = (error as? ParseError).map {
                 JSONText.encode(.object(["code": .number(Double($0.code.rawValue)), "message": .string($0.message)]))

@@ -38,7 +38,7 @@ struct JobRunner: Sendable {
         let outcome: (status: String, message: String?)
         do {
             let result = try await caller.call(target, call, label: "job \"\(call.name)\"", timeout: timeout,
-                                               requestId: requestId + ".job", identity: .master)
+                                               requestId: requestId + ".job", identity: .master).value
             outcome = ("succeeded", result?.stringValue)
         } catch let error as ParseError {
             outcome = ("failed", error.message)

@@ -14,7 +14,7 @@ struct TargetCaller: Sendable {
     let logger: Logger
 
     func call(_ target: CloudTarget, _ call: CloudWorkerCall, label: String, timeout: Duration,
-              requestId: String, identity: Identity) async throws -> JSONValue? {
+              requestId: String, identity: Identity) async throws -> WebhookAnswer.Success {
         let bound = Deadline.current.map { min(timeout, $0.remaining) } ?? timeout
         guard bound > .zero else { throw Self.timedOut(label, bound) }
         switch target {
@@ -25,7 +25,7 @@ struct TargetCaller: Sendable {
         }
     }
 
-    private func webhook(_ url: String, _ body: JSONValue, label: String, timeout: Duration) async throws -> JSONValue? {
+    private func webhook(_ url: String, _ body: JSONValue, label: String, timeout: Duration) async throws -> WebhookAnswer.Success {
         let headers = webhookKey.map { ["X-Parse-Webhook-Key: \($0)"] } ?? []
         let response: WebhookClient.Response
         do {
@@ -40,7 +40,7 @@ struct TargetCaller: Sendable {
     }
 
     private func worker(_ queue: String, _ call: CloudWorkerCall, label: String, timeout: Duration, requestId: String,
-                        identity: Identity) async throws -> JSONValue? {
+                        identity: Identity) async throws -> WebhookAnswer.Success {
         let answer: JSONValue
         do {
             // Never batched: a worker that dies re-runs what it held, and a function may not be safe to run twice.

@@ -19,7 +19,7 @@ struct TriggerRunner: Sendable {
         let label = "\(run.key.triggerName.rawValue) of \(run.key.className)"
         do {
             let value = try await caller.call(target, call, label: label, timeout: timeout, requestId: requestId,
-                                              identity: identity)
+                                              identity: identity).value
             return WebhookAnswer.triggerResult(value, for: run.key.triggerName)
         } catch var error as ParseError where error.code == .scriptFailed && error.message == "Script failed." {
             error.message = "Script failed. Unknown error."

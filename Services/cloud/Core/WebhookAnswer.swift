@@ -3,18 +3,47 @@ import ParseWire
 
 /// What a target's answer means, as parse-server reads a webhook's: `{"success": value}` is the result,
 /// `{"error": ...}` a refusal (`"message"` is a 141 with that message, `{"code": N, "message"|"error": "..."}` keeps
-/// its code), an empty body no result, anything not JSON `Malformed response`.
+/// its code), an empty body no result, anything not JSON `Malformed response`. A function's answer may also carry
+/// `"status"` and `"headers"`, what parse-server 9's `res.status()` and `res.header()` set.
 enum WebhookAnswer {
-    static func decode(_ body: [UInt8]) -> Result<JSONValue?, ParseError> {
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(nil) }
+    struct Success: Equatable {
+        var value: JSONValue?
+        var status: Int?
+        var headers: [String: String]?
+    }
+
+    static func decode(_ body: [UInt8]) -> Result<Success, ParseError> {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(Success()) }
         guard let answer = JSONValue.parse(body) else { return .failure(ParseError(.scriptFailed, "Malformed response")) }
         return interpret(answer)
     }
 
-    static func interpret(_ answer: JSONValue) -> Result<JSONValue?, ParseError> {
-        guard let fields = answer.objectValue else { return .success(nil) }
+    static func interpret(_ answer: JSONValue) -> Result<Success, ParseError> {
+        guard let fields = answer.objectValue else { return .success(Success()) }
         if let error = fields["error"], error != .null { return .failure(refusal(error)) }
-        return .success(fields["success"])
+        var success = Success(value: fields["success"])
+        if let status = fields["status"], status != .null {
+            guard let code = status.numberValue.flatMap({ Int(exactly: $0) }), (100...599).contains(code) else {
+                return .failure(ParseError(.scriptFailed, "Invalid response status \(JSONText.encode(status)): an HTTP status is 100 to 599."))
+            }
+            success.status = code
+        }
+        if let headers = fields["headers"], headers != .null {
+            guard let members = headers.objectValue, members.allSatisfy({ Self.isHeader($0.key, $0.value.stringValue) })
+            else { return .failure(ParseError(.scriptFailed, "Invalid response headers: an object of header names and string values.")) }
+            success.headers = members.compactMapValues(\.stringValue)
+        }
+        return .success(success)
+    }
+
+    /// A name of token characters and a value without line breaks (no header can be smuggled into the answer);
+    /// the length and framing headers stay the server's.
+    private static func isHeader(_ name: String, _ value: String?) -> Bool {
+        guard let value, !name.isEmpty, !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+        else { return false }
+        let lower = name.lowercased()
+        guard lower != "content-length", lower != "transfer-encoding", lower != "connection" else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 32 && $0.value < 127 && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0) }
     }
 
     /// parse-server's `resolveError`: a string keeps its words under 141, a Parse error keeps its code.

@@ -61,7 +61,10 @@ struct CloudForwarder: Sendable {
                 let answer: CloudFunctionResult = try await client.send(RunCloudFunction.type, run, to: .cloud,
                                                                         requestId: requestId, identity: identity,
                                                                         timeout: timeout, safeToRunTwice: false)
-                return ParseResponses.json(200, JSONValue.object(["result": answer.result]).compactText)
+                var response = ParseResponses.json(answer.status ?? 200, JSONValue.object(["result": answer.result]).compactText)
+                // The function's headers replace the server's of the same name, as Express's `res.set` does.
+                for (name, value) in (answer.headers ?? [:]).sorted(by: { $0.key < $1.key }) { response.headers.set(name, value) }
+                return response
             case .job(let name):
                 guard identity.isMaster || identity.isReadOnlyMaster else { return FileResponses.masterKeyRequired }
                 guard let name = name ?? params["jobName"]?.stringValue else {
