@@ -274,11 +274,21 @@ extension IntegrationSuite {
             await receiver.stop()
         }
 
-        @Test func aRefusingFileBeforeSaveStopsTheUpload() async throws {
+        @Test func aFileBeforeSaveRefusesOrRenamesAndRewritesTheUpload() async throws {
             let receiver = try TriggerWebhookReceiver()
             receiver.handle("/file") { body in
-                (body["file"]?["name"]?.stringValue ?? "").hasPrefix("refused")
-                    ? TriggerHooks.refusal(130, "No such files.") : TriggerHooks.success(.object([:]))
+                let file = body["file"]?.objectValue ?? [:]
+                let name = file["name"]?.stringValue ?? ""
+                if name.hasPrefix("refused") { return TriggerHooks.refusal(130, "No such files.") }
+                // Another Parse.File, as parse-server's Cloud Code may return: renamed, its bytes upper-cased.
+                if name.hasPrefix("shout"), let data = file["base64"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) {
+                    var changed = file
+                    changed["name"] = .string("shouted.txt")
+                    changed["base64"] = .string(Data(String(decoding: data, as: UTF8.self).uppercased().utf8).base64EncodedString())
+                    changed["metadata"] = .object(["shouted": .bool(true)])
+                    return TriggerHooks.success(.object(changed))
+                }
+                return TriggerHooks.success(.object([:]))
             }
             try await TriggerHooks.register("@File", "beforeSaveFile", url: receiver.url("/file"))
             try await TestStack.run({
@@ -288,6 +298,16 @@ extension IntegrationSuite {
                 #expect(AuthAPI.error(refused) == (130, "No such files."))
                 let kept = try await FilesAPI.upload("kept.txt", Data("yes".utf8), contentType: "text/plain", master: true)
                 #expect(kept.status == 201)
+                #expect((kept.json?["name"] as? String)?.hasSuffix("_kept.txt") == true, "\(kept.text)")
+
+                let shouted = try await FilesAPI.upload("shout.txt", Data("quiet please".utf8), contentType: "text/plain", master: true)
+                #expect(shouted.status == 201, "\(shouted.text)")
+                let name = try #require(shouted.json?["name"] as? String)
+                #expect(name.hasSuffix("_shouted.txt"), "\(name)")
+                let stored = try await FilesAPI.get(try #require(shouted.json?["url"] as? String))
+                #expect(stored.text == "QUIET PLEASE")
+                let metadata = try await PostsHTTP.send("GET", "/files/\(TestStack.applicationId)/metadata/\(name)")
+                #expect(metadata.json?["metadata"] as? [String: Bool] == ["shouted": true], "\(metadata.text)")
             }, thenAlways: {})
             try await TriggerHooks.remove("@File", "beforeSaveFile")
             _ = try await TriggerHooks.retry({

@@ -29,15 +29,29 @@ struct FileCommandHandler: Sendable {
             throw ParseError(.fileSaveError, "File upload of extension \(ext) is disabled.")
         }
         let header = request.contentType.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-        let named = FileNaming.withExtension(request.name, contentType: header)
-        let contentType = MimeTypes.resolve(header: header, name: named, head: Array(command.body.prefix(48)))
-        let upload = FileStore.NewUpload(name: FileNaming.storedName(named, preserve: policy.preserveFileName),
-                                         contentType: contentType, metadata: request.metadata, tags: request.tags)
+        var named = FileNaming.withExtension(request.name, contentType: header)
+        var contentType = MimeTypes.resolve(header: header, name: named, head: Array(command.body.prefix(48)))
+        var upload = FileStore.NewUpload(name: named, contentType: contentType, metadata: request.metadata, tags: request.tags)
+        var bytes = command.body
         let triggers = await FileTriggers.registered(cloud, identity: command.identity, requestId: command.requestId)
-        try await triggers?.beforeSave(FileTriggers.file(name: named, contentType: contentType,
-                                                         size: request.isComplete ? command.body.count : nil,
-                                                         metadata: request.metadata, tags: request.tags))
-        let state = try await store.create(upload, firstPart: command.body, isComplete: request.isComplete, triggers: triggers)
+        if let triggers {
+            let change = try await triggers.beforeSave(FileTriggers.file(
+                name: named, contentType: contentType, size: request.isComplete ? bytes.count : nil,
+                metadata: request.metadata, tags: request.tags, bytes: request.isComplete ? bytes : nil))
+            if let name = change.name { named = name }
+            if let type = change.contentType { contentType = type }
+            if let new = change.bytes {
+                // The rest of a longer upload is still on its way in parts that the new bytes cannot replace.
+                guard request.isComplete else {
+                    throw ParseError(.fileSaveError, "A beforeSaveFile trigger can replace the bytes of a file sent in one part only.")
+                }
+                bytes = new
+            }
+            upload = FileStore.NewUpload(name: named, contentType: contentType, metadata: change.metadata ?? request.metadata,
+                                         tags: change.tags ?? request.tags)
+        }
+        upload.name = FileNaming.storedName(named, preserve: policy.preserveFileName)
+        let state = try await store.create(upload, firstPart: bytes, isComplete: request.isComplete, triggers: triggers)
         return RawMessage(headers: state.headers)
     }
 

@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import ParseWire
 import ServiceKit
 import Storage
@@ -27,8 +28,9 @@ struct FileTriggers: Sendable {
     }
 
     static func file(name: String, contentType: String?, size: Int?, metadata: JSONValue? = nil,
-                     tags: JSONValue? = nil) -> JSONValue {
+                     tags: JSONValue? = nil, bytes: [UInt8]? = nil) -> JSONValue {
         var file: [String: JSONValue] = ["__type": .string("File"), "name": .string(name)]
+        if let bytes { file["base64"] = .string(Data(bytes).base64EncodedString()) }
         if let contentType { file["contentType"] = .string(contentType) }
         if let size { file["fileSize"] = .number(Double(size)) }
         if let metadata { file["metadata"] = metadata }
@@ -36,11 +38,44 @@ struct FileTriggers: Sendable {
         return .object(file)
     }
 
-    /// beforeSaveFile: may refuse the upload by throwing.
-    func beforeSave(_ file: JSONValue) async throws {
-        guard let name = registered(.beforeSaveFile, .beforeSave) else { return }
+    /// What a beforeSaveFile answered changing, as parse-server's Cloud Code returns another `Parse.File`: a new
+    /// `name`, new bytes (`base64`), `contentType`, `metadata` or `tags`. Members it left as it was given are nil.
+    struct Change: Equatable {
+        var name: String?
+        var bytes: [UInt8]?
+        var contentType: String?
+        var metadata: JSONValue?
+        var tags: JSONValue?
+
+        init(answer: JSONValue?, given: JSONValue) throws(ParseError) {
+            guard let answer = answer?.objectValue, let given = given.objectValue else { return }
+            func changed(_ key: String) -> JSONValue? { answer[key].flatMap { $0 == given[key] ? nil : $0 } }
+            if let value = changed("name") {
+                guard let text = value.stringValue else { throw ParseError(.invalidFileName, "Filename must be a string.") }
+                if let error = FileNaming.validationError(text) { throw error }
+                name = text
+            }
+            if let value = changed("base64") {
+                guard let text = value.stringValue, let data = Data(base64Encoded: text), !data.isEmpty else {
+                    throw ParseError(.fileSaveError, "Invalid file data: base64 expected.")
+                }
+                guard data.count <= FileCommands.maxPartBytes else {
+                    throw ParseError(.fileSaveError, "A beforeSaveFile trigger may answer at most \(FileCommands.maxPartBytes) bytes.")
+                }
+                bytes = Array(data)
+            }
+            contentType = changed("contentType")?.stringValue
+            metadata = changed("metadata")
+            tags = changed("tags")
+        }
+    }
+
+    /// beforeSaveFile: may refuse the upload by throwing, or change it (`Change`). `file` carries the bytes
+    /// (`base64`) when the upload came in one part, so a trigger can transform them.
+    func beforeSave(_ file: JSONValue) async throws -> Change {
+        guard let name = registered(.beforeSaveFile, .beforeSave) else { return try Change(answer: nil, given: file) }
         let trigger = RunTrigger(key: TriggerKey(className: Self.className, triggerName: name), object: file)
-        _ = try await cloud.run(trigger, requestId: requestId, identity: identity)
+        return try Change(answer: try await cloud.run(trigger, requestId: requestId, identity: identity).object, given: file)
     }
 
     /// beforeDeleteFile: may refuse the deletion by throwing.
