@@ -64,8 +64,9 @@ public enum TriggerName: String, Codable, Sendable, CaseIterable {
     case beforeSave, afterSave, beforeDelete, afterDelete, beforeFind, afterFind
     case beforeLogin, afterLogin, afterLogout, beforePasswordResetRequest
     case beforeSaveFile, afterSaveFile, beforeDeleteFile, afterDeleteFile
-    /// LiveQuery's, run by live: `beforeConnect` on the class `@Connect`, `beforeSubscribe` on the subscribed class.
-    case beforeConnect, beforeSubscribe
+    /// LiveQuery's, run by live: `beforeConnect` on the class `@Connect`, `beforeSubscribe` and `afterEvent` on the
+    /// subscribed class.
+    case beforeConnect, beforeSubscribe, afterEvent
 
     public static let fileClassName = "@File"
     public static let connectClassName = "@Connect"

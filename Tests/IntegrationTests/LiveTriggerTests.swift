@@ -80,5 +80,52 @@ extension IntegrationSuite {
             })
             await receiver.stop()
         }
+
+        /// parse-server's `afterLiveQueryEvent`: per frame, the trigger may stop it, change it or refuse it, and the
+        /// subscription still gets the class's events in order.
+        @Test func afterEventMayStopChangeOrRefuseAFrame() async throws {
+            let className = PostsHTTP.uniqueClass("LiveAfter")
+            let receiver = try TriggerWebhookReceiver()
+            receiver.handle("/event") { body in
+                switch body["object"]?["score"]?.numberValue {
+                case 13: return TriggerHooks.success(.object(["sendEvent": .bool(false)]))
+                case 7:
+                    var object = body["object"]?.objectValue ?? [:]
+                    object["lucky"] = .bool(true)
+                    return TriggerHooks.success(.object(["object": .object(object)]))
+                case 4: return TriggerHooks.refusal(141, "Not four.")
+                default: return TriggerHooks.success(.object([:]))
+                }
+            }
+            try await TriggerHooks.register(className, "afterEvent", url: receiver.url("/event"))
+            try await TestStack.run({
+                let client = try LiveQueryClient()
+                try client.connect()
+                #expect(try client.subscribe(1, className: className)?["op"] as? String == "subscribed")
+                // live hears of the registration a moment after it is answered: wait until a frame is stopped.
+                var stopped = false
+                for _ in 0..<20 where !stopped {
+                    _ = try await PostsHTTP.create(className, ["score": 13])
+                    if try client.expectNothing(for: 1) == nil {
+                        stopped = receiver.calls("/event").contains { $0.body["object"]?["score"] == .number(13) }
+                    }
+                }
+                try #require(stopped)
+                for score in [1, 7, 13, 4, 2] { _ = try await PostsHTTP.create(className, ["score": score]) }
+                var frames: [[String: Any]] = []
+                while frames.count < 4, let frame = try client.receive() { frames.append(frame) }
+                let scores = frames.map { ($0["object"] as? [String: Any])?["score"] as? Int }
+                #expect(scores == [1, 7, nil, 2], "\(frames)")
+                #expect((frames[1]["object"] as? [String: Any])?["lucky"] as? Bool == true)
+                #expect(frames[2]["op"] as? String == "error" && frames[2]["code"] as? Int == 141)
+                #expect(frames[2]["error"] as? String == "Not four." && frames[2]["requestId"] as? Int == 1)
+                let seen = try #require(receiver.calls("/event").last?.body)
+                #expect(seen["triggerName"] == .string("afterEvent") && seen["event"] == .string("create"))
+                #expect(seen["requestId"] == .number(1) && seen["useMasterKey"] == .bool(false))
+            }, thenAlways: {
+                try await TriggerHooks.remove(className, "afterEvent")
+            })
+            await receiver.stop()
+        }
     }
 }

@@ -67,6 +67,10 @@ enum WebhookAnswer {
     /// (an object), an afterFind's the results when it is an array.
     static func triggerResult(_ value: JSONValue?, for trigger: TriggerName) -> TriggerResult {
         switch trigger {
+        case .afterEvent:
+            // What the event becomes: `{"sendEvent": false}`, another `event`, another `object` or `original`.
+            guard let answer = value?.objectValue else { return TriggerResult() }
+            return TriggerResult(object: .object(answer))
         case .beforeSave, .beforeSaveFile, .beforeLogin:
             guard var object = value?.objectValue, trigger == .beforeSave || trigger == .beforeSaveFile else {
                 return TriggerResult()

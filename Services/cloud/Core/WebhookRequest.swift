@@ -48,7 +48,7 @@ enum WebhookRequest {
             fields["context"] = run.context ?? .object([:])
         case .afterLogout, .beforeSaveFile, .afterSaveFile, .beforeDeleteFile, .afterDeleteFile:
             if let context = run.context { fields["context"] = context }
-        case .beforeConnect:
+        case .beforeConnect, .afterEvent:
             break
         case .beforeSubscribe:
             fields["query"] = withClassName(run.query ?? .object([:]), className)

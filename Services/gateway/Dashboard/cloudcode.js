@@ -6,7 +6,7 @@ import { attempt, h, clear, say } from './dom.js';
 
 const TRIGGERS = ['beforeSave', 'afterSave', 'beforeDelete', 'afterDelete', 'beforeFind', 'afterFind', 'beforeLogin',
   'afterLogin', 'afterLogout', 'beforePasswordResetRequest', 'beforeSaveFile', 'afterSaveFile', 'beforeDeleteFile',
-  'afterDeleteFile', 'beforeConnect', 'beforeSubscribe'];
+  'afterDeleteFile', 'beforeConnect', 'beforeSubscribe', 'afterEvent'];
 
 export async function showCloudCode(view) {
   const readOnly = session().readOnly;

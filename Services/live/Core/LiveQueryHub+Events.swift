@@ -85,6 +85,14 @@ extension LiveQueryHub {
         current["className"] = .string(className)
         original?["className"] = .string(className)
         var encoded = EncodedObjects(current: current, original: original)
+        let afterEvent = hasTrigger(.afterEvent, on: className)
+        var held: [HeldFrame] = []
+        defer {
+            if afterEvent {
+                holdForAfterEvent(HeldEvent(className: className, current: current, original: original, deleted: deleted,
+                                            rules: rules, frames: held))
+            }
+        }
         for subscription in subscriptions.values {
             let client = subscription.client
             let identity = sessions.current(subscription.sessionToken)
@@ -114,6 +122,10 @@ extension LiveQueryHub {
                    !watch.contains(where: { current[$0] != original?[$0] }) {
                     continue
                 }
+            }
+            if afterEvent {
+                held.append(HeldFrame(client: client, subscription: subscription, op: op, identity: identity))
+                continue
             }
             let texts = encoded.texts(keys: subscription.keys,
                                       hidden: rules.protectedFields(identity: identity, hasMasterKey: client.hasMasterKey))

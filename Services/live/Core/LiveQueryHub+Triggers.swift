@@ -3,7 +3,7 @@ import ParseWire
 
 /// LiveQuery's Cloud Code triggers, run in cloud like every other (`cloud.trigger.run.v1`): `beforeConnect` (on
 /// `@Connect`) may refuse a connection, `beforeSubscribe` may refuse a subscription or answer the query to
-/// subscribe to instead. Which are registered comes from cloud's list (`cloud.triggers.list.v1`), loaded at start
+/// subscribe to instead, `afterEvent` may stop or change a frame (`LiveQueryHub+AfterEvent`). Which are registered comes from cloud's list (`cloud.triggers.list.v1`), loaded at start
 /// and again on every `hooks.changed` event, so a connection or subscription costs no call when there is none.
 /// Until a list has been loaded (cloud not reachable since start) none is run, as the other services do.
 extension LiveQueryHub {
@@ -23,10 +23,12 @@ extension LiveQueryHub {
             }
             onHub { [self] in
                 loadingTriggers = false
-                if let keys { liveTriggers = keys.filter { $0.triggerName == .beforeConnect || $0.triggerName == .beforeSubscribe } }
+                if let keys { liveTriggers = keys.filter { Self.liveTriggerNames.contains($0.triggerName) } }
             }
         }
     }
+
+    static let liveTriggerNames: Set<TriggerName> = [.beforeConnect, .beforeSubscribe, .afterEvent]
 
     func hasTrigger(_ name: TriggerName, on className: String) -> Bool {
         guard let liveTriggers else {

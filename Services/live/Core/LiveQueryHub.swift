@@ -35,6 +35,9 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     var waitingForTriggers: [UInt64: (Result<TriggerResult, ParseError>) -> Void] = [:]
     var triggerCalls: UInt64 = 0
     var loadingTriggers = false
+    /// Events of classes with an `afterEvent` trigger waiting for the one before them (`LiveQueryHub+AfterEvent`).
+    var afterEventBacklog: [String: [HeldEvent]] = [:]
+    var afterEventBusy: Set<String> = []
     /// The hub's thread: every piece of state above is touched on it alone.
     private let queue = DispatchQueue(label: "live-hub")
     /// Frames made by the piece of work under way, sent when it ends.
