@@ -201,6 +201,66 @@ extension IntegrationSuite {
             }
         }
 
+        /// parse-server's `pages` router: the app's templates from `pagesPath`, localized by `locale` from its
+        /// subfolders and the translations file, pages answered to a GET and redirected to after a POST, and the
+        /// page parameters in `x-parse-page-param-*` headers.
+        @Test func thePagesRouterServesTheAppsLocalizedTemplates() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pages-\(UUID())")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("de"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let files = [
+                "email_verification_success.html": "<p>{{greeting}} {{username}}, {{brand}} knows you.</p>",
+                "password_reset.html": "<form data-token=\"{{token}}\">{{error}}</form>",
+                "de/password_reset.html": "<form lang=\"{{locale}}\" data-token=\"{{token}}\">Neues Passwort {{error}}</form>",
+                "password_reset_success.html": "<p>{{appName}}: done for {{username}}</p>",
+                "password_reset_link_invalid.html": "<p>bad link</p>",
+            ]
+            for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+            let translations = folder.appendingPathComponent("translations.json")
+            try Data(#"{"en":{"translation":{"greeting":"Hello"}},"de":{"translation":{"greeting":"Hallo"}}}"#.utf8).write(to: translations)
+            let pages = #"{"enableRouter":true,"enableLocalization":true,"pagesPath":"\#(folder.path)","#
+                + #""localizationJsonPath":"\#(translations.path)","placeholders":{"brand":"Paws"}}"#
+            try await withMail(["PARSE_SERVER_PAGES": pages]) { mail in
+                let user = try await signUp("pages")
+                let verify = try await mail.waitForMessage(to: user.email, containing: "verify_email")
+                let link = try #require(TestMailServer.link(in: verify))
+                let verified = try Browser.get(link + "&locale=de-AT")
+                #expect(verified.status == 200, "\(verified.body)")
+                #expect(verified.body == "<p>Hallo \(user.username), Paws knows you.</p>")
+                #expect(verified.headers["x-parse-page-param-username"] == user.username)
+                #expect(verified.headers["x-parse-page-param-locale"] == "de-AT")
+
+                _ = try await AuthAPI.send("POST", "/requestPasswordReset", ["email": user.email])
+                let message = try await mail.waitForMessage(to: user.email, containing: "Password Reset for")
+                let resetLink = try #require(TestMailServer.link(in: message))
+                let token = try #require(URLComponents(string: resetLink)?.queryItems?.first { $0.name == "token" }?.value)
+                let form = try Browser.get(resetLink, headers: ["X-Parse-Page-Param-Locale": "de-CH"])
+                #expect(form.status == 200 && form.body == #"<form lang="de-CH" data-token="\#(token)">Neues Passwort </form>"#,
+                        "\(form.body)")
+                #expect(try Browser.get(resetLink.replacingOccurrences(of: "token=", with: "token=x")).body == "<p>bad link</p>")
+
+                let action = "\(TestStack.serverURL)/apps/\(TestStack.applicationId)/request_password_reset"
+                let weak = try Browser.postForm(action, [("username", user.username), ("token", token), ("new_password", "no-digits")])
+                #expect(weak.status == 200 && weak.body.contains("Password does not meet the Password Policy requirements."),
+                        "\(weak.body)")
+                let script = try Browser.postForm(action, [("username", user.username), ("token", "wrong"), ("new_password", "a-1")],
+                                                  headers: ["X-Requested-With": "XMLHttpRequest"])
+                #expect(script.status == 400 && script.body.contains(#""code":-1"#), "\(script.body)")
+                let done = try Browser.postForm(action, [("username", user.username), ("token", token), ("new_password", "new-pass-42")])
+                #expect(done.status == 200 && done.body == "<p>Cats &amp; Co: done for \(user.username)</p>", "\(done.body)")
+                #expect(try await AuthAPI.login(user.username, "new-pass-42").status == 200)
+
+                // A POST without its fields is redirected (303) to the invalid link page; the folder is served as it is.
+                let empty = try Browser.postForm(action, [])
+                #expect(empty.status == 303)
+                #expect(empty.location?.hasPrefix("\(TestStack.serverURL)/apps/password_reset_link_invalid.html?") == true)
+                let served = try Browser.get("\(TestStack.serverURL)/apps/de/password_reset.html?locale=de")
+                #expect(served.status == 200 && served.body.contains(#"lang="de""#))
+                #expect(try Browser.get("\(TestStack.serverURL)/apps/translations.json").status == 200)
+                #expect(try Browser.get("\(TestStack.serverURL)/apps/missing.html").status == 404)
+            }
+        }
+
         private func authLog() throws -> String {
             let dir = TestStack.environment["PARSE_STACK_DIR"] ?? FileManager.default.currentDirectoryPath + "/.stack/test"
             return try String(contentsOfFile: "\(dir)/logs/auth.log", encoding: .utf8)

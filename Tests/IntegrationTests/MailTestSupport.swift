@@ -69,23 +69,24 @@ enum Browser {
         var location: String? { headers["location"] }
     }
 
-    static func get(_ url: String) throws -> Page {
-        try exchange("GET", url, body: nil)
+    static func get(_ url: String, headers: [String: String] = [:]) throws -> Page {
+        try exchange("GET", url, body: nil, headers: headers)
     }
 
-    static func postForm(_ url: String, _ fields: [(String, String)]) throws -> Page {
+    static func postForm(_ url: String, _ fields: [(String, String)], headers: [String: String] = [:]) throws -> Page {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
-        return try exchange("POST", url, body: body)
+        return try exchange("POST", url, body: body, headers: headers)
     }
 
-    private static func exchange(_ method: String, _ url: String, body: String?) throws -> Page {
+    private static func exchange(_ method: String, _ url: String, body: String?, headers extra: [String: String]) throws -> Page {
         guard let components = URLComponents(string: url), let host = components.host, let port = components.port else {
             throw AuthTestError(description: "bad url \(url)")
         }
         let target = components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
         var request = "\(method) \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        for (name, value) in extra.sorted(by: { $0.key < $1.key }) { request += "\(name): \(value)\r\n" }
         if let body {
             request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         } else {

@@ -15,6 +15,7 @@ struct AuthRouter: Sendable {
     let account: AccountRequestsHandler
     let emails: EmailRequestsHandler
     let pages: PublicPagesHandler
+    let pagesRouter: PagesRouter?
     let includes: PointerIncludes
     let aggregates: UserAggregateHandler
 
@@ -30,7 +31,9 @@ struct AuthRouter: Sendable {
         roles = RoleHandler(pool: pool, allowCustomObjectId: settings.allowCustomObjectId)
         account = AccountRequestsHandler(pool: pool, sessions: store)
         emails = EmailRequestsHandler(pool: pool, settings: settings, mailer: mailer)
-        pages = PublicPagesHandler(pool: pool, settings: settings, sessions: store)
+        let links = AccountLinks(pool: pool, settings: settings, sessions: store)
+        pages = PublicPagesHandler(links: links)
+        pagesRouter = settings.email.pages.enableRouter ? PagesRouter(links: links, options: settings.email.pages) : nil
         aggregates = UserAggregateHandler(pool: pool)
     }
 
@@ -86,7 +89,9 @@ struct AuthRouter: Sendable {
         case ("roles", 2, "DELETE"): return try await roles.delete(request, id: segments[1])
         case ("requestPasswordReset", 1, "POST"): return try await emails.requestPasswordReset(request)
         case ("verificationEmailRequest", 1, "POST"): return try await emails.verificationEmailRequest(request)
-        case ("apps", _, _): return try await pages.handle(request)
+        case ("apps", _, _):
+            if let pagesRouter { return try await pagesRouter.handle(request) }
+            return try await pages.handle(request)
         case ("aggregate", 2, _) where segments[1] == "_User": return try await aggregates.handle(request)
         case ("loginAs", 1, "POST"): return try await account.loginAs(request)
         case ("upgradeToRevocableSession", 1, "POST"): return try await account.upgradeToRevocableSession(request)

@@ -15,6 +15,8 @@ struct EmailSettings: Sendable {
     var emailVerifyTokenValidityDuration: Double?
     /// `PARSE_SERVER_CUSTOM_PAGES`: the app's own pages for the public pages' redirects.
     var customPages = CustomPages()
+    /// `PARSE_SERVER_PAGES`: parse-server's `pages` option, for its newer pages router.
+    var pages = PagesOptions()
 
     /// What parse-server needs before it sends any mail.
     var isConfigured: Bool { appName != nil && publicServerURL != nil && smtp != nil }
@@ -30,6 +32,7 @@ struct EmailSettings: Sendable {
         }
         settings.smtp = try env.optional("PARSE_SERVER_EMAIL_ADAPTER").map(SMTPOptions.parse)
         settings.customPages = try CustomPages.fromEnvironment(env)
+        settings.pages = try PagesOptions.fromEnvironment(env)
         settings.verifyUserEmails = try flag(env, "PARSE_SERVER_VERIFY_USER_EMAILS")
         settings.preventLoginWithUnverifiedEmail = try flag(env, "PARSE_SERVER_PREVENT_LOGIN_WITH_UNVERIFIED_EMAIL")
         if let text = env.optional("PARSE_SERVER_EMAIL_VERIFY_TOKEN_VALIDITY_DURATION") {

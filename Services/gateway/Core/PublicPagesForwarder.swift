@@ -19,9 +19,15 @@ struct PublicPagesForwarder {
 
     func respond(to request: HTTPRequest, path: String, requestId: String, serverURL: String) async -> HTTPResponse {
         let body = request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self)
+        // The pages router reads a script's `X-Requested-With` and the `X-Parse-Page-Param-*` headers (the locale).
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers {
+            let lower = name.lowercased()
+            if lower == "x-requested-with" || lower.hasPrefix("x-parse-page-param-") { headers[lower] = value }
+        }
         let rest = RESTRequest(method: request.method, path: path,
                                query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-                               body: body, serverURL: serverURL)
+                               body: body, serverURL: serverURL, headers: headers)
         do {
             let answer: RESTResponse = try await client.send(RESTRequest.type, rest, to: .auth, requestId: requestId,
                                                              identity: .anonymous, timeout: timeout,
