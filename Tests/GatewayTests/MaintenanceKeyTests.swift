@@ -107,3 +107,37 @@ import Testing
         #expect(try FileURLDomains.fromEnvironment(Environment([:])) == .any)
     }
 }
+
+@Suite struct RouteAllowListTests {
+    @Test func patternsMatchTheWholeRoute() throws {
+        let list = try RouteAllowList(["classes/Chat", "classes/Public.*", "functions/getMenu"])
+        #expect(list.allows("classes/Chat") && list.allows("classes/PublicPost/abc") && list.allows("functions/getMenu"))
+        #expect(!list.allows("classes/ChatRoom") && !list.allows("classes/Chat/abc") && !list.allows("users"))
+        #expect(!(try RouteAllowList([])).allows("classes/Chat"))
+    }
+
+    @Test func everyItemOfABatchMustBeAllowed() throws {
+        let list = try RouteAllowList(["batch", "classes/Chat"])
+        let fields = try #require(JSONValue.parse(#"{"requests":[{"method":"POST","path":"/parse/classes/Chat"},{"method":"GET","path":"/parse/users"}]}"#)?.objectValue)
+        #expect(list.refusal(path: "batch", method: "POST", fields: fields, mountPath: "/parse")?.message
+                == "Route 'users' is not allowed by the routeAllowList option.")
+        #expect(list.refusal(path: "classes/Chat", method: "GET", fields: nil, mountPath: "/parse") == nil)
+    }
+
+    @Test func theSettingIsAJSONArrayOrAList() throws {
+        #expect(try RouteAllowList.fromEnvironment(Environment([:])) == nil)
+        let list = try #require(try RouteAllowList.fromEnvironment(Environment(["PARSE_SERVER_ROUTE_ALLOW_LIST": "users, login"])))
+        #expect(list.allows("login") && !list.allows("logout"))
+        let none = try #require(try RouteAllowList.fromEnvironment(Environment(["PARSE_SERVER_ROUTE_ALLOW_LIST": "[]"])))
+        #expect(!none.allows("login"))
+        #expect(throws: ConfigurationError.self) { try RouteAllowList.fromEnvironment(Environment(["PARSE_SERVER_ROUTE_ALLOW_LIST": "(unclosed"])) }
+    }
+
+    @Test func theReadOnlyMasterKeyMayBeLimitedToAddresses() throws {
+        let access = AccessCheck(applicationId: "app", masterKey: "master", masterKeyIPs: .loopback, clientKeys: ClientKeys(),
+                                 readOnlyMasterKey: "ro", readOnlyMasterKeyIPs: try IPAllowList(["10.0.0.0/8"]))
+        let sent = RequestCredentials(headers: HTTPHeaders([("X-Parse-Application-Id", "app"), ("X-Parse-Master-Key", "ro")]))
+        #expect(access.evaluate(sent, remoteAddress: "10.1.2.3") == .allowed(Identity(isReadOnlyMaster: true)))
+        #expect(access.evaluate(sent, remoteAddress: "127.0.0.1") == .unauthorized)
+    }
+}

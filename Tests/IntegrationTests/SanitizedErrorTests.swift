@@ -2,15 +2,18 @@ import Foundation
 import Testing
 
 extension IntegrationSuite {
-    /// The gateway restarted with two of parse-server 9's defaults the test stack otherwise turns off or leaves
-    /// open: `enableSanitizedErrorResponse` (refusals say `Permission denied`) and a `fileUpload.allowedFileUrlDomains`
-    /// list (a `File` value naming another host is refused with 130 before anything is stored).
+    /// The gateway restarted with parse-server 9's options the test stack otherwise turns off or leaves open:
+    /// `enableSanitizedErrorResponse` (refusals say `Permission denied`), a `fileUpload.allowedFileUrlDomains` list
+    /// (a `File` value naming another host is refused with 130 before anything is stored), a `routeAllowList`, and
+    /// `readOnlyMasterKeyIps`.
     @Suite struct SanitizedErrors {
         private func withGateway(_ body: () async throws -> Void) async throws {
             try TestStack.control(["stop-service", "gateway"])
             try TestStack.control(["start-service", "gateway"], settings: [
                 "PARSE_SERVER_ENABLE_SANITIZED_ERROR_RESPONSE": "true",
                 "PARSE_SERVER_FILE_UPLOAD_ALLOWED_FILE_URL_DOMAINS": "cdn.example.com,*.files.example.org",
+                "PARSE_SERVER_ROUTE_ALLOW_LIST": #"["classes/.*","batch","users(/.*)?","functions/whoami","schemas"]"#,
+                "PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS": "10.1.2.3",
             ])
             try await TestStack.run(body, thenAlways: {
                 try TestStack.control(["stop-service", "gateway"])
@@ -61,6 +64,22 @@ extension IntegrationSuite {
                 #expect(asParameter.json?["code"] as? Int == 130, "\(asParameter.text)")
                 let count = try await PostsHTTP.send("GET", "/classes/\(open)", query: ["count": "1", "limit": "0"])
                 #expect(count.json?["count"] as? Int == 1, "\(count.text)")
+
+                // The allow list: other routes and batch items are refused to clients, not to the master key.
+                for (method, path) in [("GET", "/roles"), ("POST", "/functions/echo"), ("GET", "/config")] {
+                    let refused = try await PostsHTTP.send(method, path, method == "POST" ? [:] as [String: Any] : nil)
+                    #expect(refused.status == 403 && refused.json?["code"] as? Int == 119, "\(path): \(refused.text)")
+                    #expect(refused.json?["error"] as? String == "Permission denied")
+                }
+                let refusedItem = try await PostsHTTP.send("POST", "/batch", ["requests": [
+                    ["method": "GET", "path": "/parse/classes/\(open)"], ["method": "GET", "path": "/parse/roles"],
+                ]])
+                #expect(refusedItem.status == 403, "\(refusedItem.text)")
+                #expect(try await PostsHTTP.send("GET", "/config", master: true).status == 200)
+                #expect(try await PostsHTTP.send("POST", "/functions/whoami", [:] as [String: Any]).status == 200)
+                // The read-only master key from an address outside its list is no key: refused as parse-server does.
+                let readOnly = try await HTTP.send("GET", "/classes/\(open)", headers: AuthQuery.headers(.readOnlyMaster))
+                #expect(readOnly.status == 403 && readOnly.text == #"{"error":"unauthorized"}"#, "\(readOnly.text)")
             }
         }
     }

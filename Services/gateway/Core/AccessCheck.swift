@@ -22,6 +22,7 @@ struct AccessCheck: Sendable {
     /// had no such key. The identity it gets is narrowed per route by `MaintenanceScope`.
     var maintenanceKey: String? = nil
     var maintenanceKeyIPs = IPAllowList.loopback
+    var readOnlyMasterKeyIPs: IPAllowList? = nil
 
     func evaluate(_ credentials: RequestCredentials, remoteAddress: String) -> Outcome {
         guard let appId = credentials.applicationId, ConstantTime.equals(appId, applicationId) else {
@@ -36,6 +37,7 @@ struct AccessCheck: Sendable {
             return .allowed(Identity(isMaster: true, sessionToken: credentials.sessionToken))
         }
         if let configured = readOnlyMasterKey, let sent = credentials.masterKey, ConstantTime.equals(configured, sent) {
+            if let allowed = readOnlyMasterKeyIPs, !allowed.allows(remoteAddress) { return .unauthorized }
             return .allowed(Identity(isReadOnlyMaster: true, sessionToken: credentials.sessionToken))
         }
         if clientKeys.anyConfigured && !clientKeys.accepts(credentials) {
@@ -50,6 +52,6 @@ extension AccessCheck {
         self.init(applicationId: configuration.applicationId, masterKey: configuration.masterKey,
                   masterKeyIPs: configuration.masterKeyIPs, clientKeys: configuration.clientKeys,
                   readOnlyMasterKey: configuration.readOnlyMasterKey, maintenanceKey: configuration.maintenanceKey,
-                  maintenanceKeyIPs: configuration.maintenanceKeyIPs)
+                  maintenanceKeyIPs: configuration.maintenanceKeyIPs, readOnlyMasterKeyIPs: configuration.readOnlyMasterKeyIPs)
     }
 }

@@ -67,6 +67,11 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_SERVER_ENABLE_SANITIZED_ERROR_RESPONSE` (parse-server 9's `enableSanitizedErrorResponse`, on by
     /// default): refusals say `Permission denied` (`ErrorSanitizer`).
     var sanitizedErrors = true
+    /// `PARSE_SERVER_ROUTE_ALLOW_LIST` (parse-server 9's `routeAllowList`); nil: every route.
+    var routeAllowList: RouteAllowList?
+    /// `PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS` (parse-server 9's `readOnlyMasterKeyIps`): where the read-only master
+    /// key is taken from; every address by default, as parse-server 9 still has it.
+    public var readOnlyMasterKeyIPs = try! IPAllowList(["0.0.0.0/0", "::/0"])
     /// parse-server's `fileUpload.allowedFileUrlDomains` (`FileURLDomains`).
     var fileURLDomains = FileURLDomains.any
 
@@ -142,6 +147,10 @@ public struct GatewayConfiguration: Sendable {
             env.list("PARSE_SERVER_MAINTENANCE_KEY_IPS", default: ["127.0.0.1", "::1"]),
             setting: "PARSE_SERVER_MAINTENANCE_KEY_IPS")
         configuration.fileURLDomains = try FileURLDomains.fromEnvironment(env)
+        configuration.routeAllowList = try RouteAllowList.fromEnvironment(env)
+        configuration.readOnlyMasterKeyIPs = try IPAllowList(
+            env.list("PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS", default: ["0.0.0.0/0", "::/0"]),
+            setting: "PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS")
         configuration.sanitizedErrors = try env.bool("PARSE_SERVER_ENABLE_SANITIZED_ERROR_RESPONSE", default: true)
         return configuration
     }

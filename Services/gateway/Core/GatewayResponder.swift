@@ -143,6 +143,11 @@ struct GatewayResponder: HTTPResponder {
             log.warning("a maintenance key was not used: wrong, or from an address outside PARSE_SERVER_MAINTENANCE_KEY_IPS",
                         ["ip": request.remoteAddress])
         }
+        if let allowList = configuration.routeAllowList, !identity.isMaster, !identity.isReadOnlyMaster,
+           !identity.isMaintenance, let refused = allowList.refusal(path: path, method: method, fields: body.fields,
+                                                                    mountPath: configuration.mountPath) {
+            return ParseResponses.error(refused, status: 403)
+        }
         if method == "POST" || method == "PUT", let fields = body.fields {
             do { try configuration.fileURLDomains.check(.object(fields)) } catch { return ParseResponses.error(error) }
         }

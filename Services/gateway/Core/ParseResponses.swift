@@ -24,8 +24,8 @@ enum ParseResponses {
     }
 
     /// A 503 (a transient fault: the broker, or a database a service needs) tells the client when to try again.
-    static func error(_ error: ParseError, extra: [(String, String)] = []) -> HTTPResponse {
-        let status = error.isNoSuchRoute ? 404 : error.httpStatus
+    static func error(_ error: ParseError, status: Int? = nil, extra: [(String, String)] = []) -> HTTPResponse {
+        let status = status ?? (error.isNoSuchRoute ? 404 : error.httpStatus)
         return json(status, ParseErrorBody.json(error), extra: status == 503 ? extra + [("Retry-After", "1")] : extra)
     }
 
