@@ -57,6 +57,30 @@ extension IntegrationSuite {
             #expect(((master.json?["authData"] as? [String: Any])?["mfa"] as? [String: Any])?["secret"] as? String == secret)
         }
 
+        /// Enrolment at signup, as parse-server's `validateSetUp` runs there too.
+        @Test func canEnrollAtSignup() async throws {
+            let secret = Self.newSecret()
+            let username = AuthAPI.uniqueName("mfasignup")
+            let password = "pw-\(UUID().uuidString)"
+            let reply = try await AuthAPI.send("POST", "/users", [
+                "username": username, "password": password,
+                "authData": ["mfa": ["secret": secret, "token": try Self.code(secret)]],
+            ])
+            #expect(reply.status == 201, "\(reply.text)")
+            let response = (reply.json?["authDataResponse"] as? [String: Any])?["mfa"] as? [String: Any]
+            #expect((response?["recovery"] as? String)?.components(separatedBy: ", ").count == 2, "\(reply.text)")
+            let bare = try await AuthAPI.send("POST", "/login", ["username": username, "password": password])
+            #expect(AuthAPI.error(bare) == (-1, "Missing additional authData mfa"))
+            let withCode = try await AuthAPI.send("POST", "/login", ["username": username, "password": password,
+                                                                     "authData": ["mfa": ["token": try Self.code(secret)]]])
+            #expect(withCode.status == 200, "\(withCode.text)")
+            let wrong = try await AuthAPI.send("POST", "/users", [
+                "username": AuthAPI.uniqueName("mfasignup"), "password": password,
+                "authData": ["mfa": ["secret": Self.newSecret(), "token": "000000"]],
+            ])
+            #expect(wrong.status == 400, "\(wrong.text)")
+        }
+
         @Test func futureLoginsRequireTheToken() async throws {
             let secret = Self.newSecret()
             let (user, recovery) = try await Self.enrolled(secret)

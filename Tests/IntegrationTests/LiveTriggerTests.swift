@@ -81,6 +81,33 @@ extension IntegrationSuite {
             await receiver.stop()
         }
 
+        /// A subscription whose trigger cannot be asked (cloud stopped) is refused, not let through unchecked.
+        @Test func aSubscriptionWhoseTriggerCannotRunIsRefused() async throws {
+            let className = PostsHTTP.uniqueClass("LiveDown")
+            let receiver = try TriggerWebhookReceiver()
+            receiver.handle("/subscribe") { _ in TriggerHooks.success(.object([:])) }
+            try await TriggerHooks.register(className, "beforeSubscribe", url: receiver.url("/subscribe"))
+            try await TestStack.run({
+                let client = try LiveQueryClient()
+                try client.connect()
+                // Until live has heard of the registration, subscriptions do not reach the receiver.
+                for attempt in 0..<100 where receiver.calls("/subscribe").isEmpty {
+                    _ = try client.subscribe(attempt + 1, className: className)
+                    if receiver.calls("/subscribe").isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                try #require(!receiver.calls("/subscribe").isEmpty)
+                try await TestStack.while(["stop-service", "cloud"], restartWith: ["start-service", "cloud"]) {
+                    let refused = try #require(try client.subscribe(900, className: className))
+                    #expect(refused["op"] as? String == "error" && refused["code"] as? Int == 141, "\(refused)")
+                    #expect((refused["error"] as? String)?.hasPrefix("Cloud Code is not reachable") == true, "\(refused)")
+                    #expect(refused["requestId"] as? Int == 900)
+                }
+            }, thenAlways: {
+                try await TriggerHooks.remove(className, "beforeSubscribe")
+            })
+            await receiver.stop()
+        }
+
         /// parse-server's `afterLiveQueryEvent`: per frame, the trigger may stop it, change it or refuse it, and the
         /// subscription still gets the class's events in order.
         @Test func afterEventMayStopChangeOrRefuseAFrame() async throws {
