@@ -14,6 +14,11 @@ public struct Pong: Codable, Sendable, Equatable {
     /// oldest of them (0 when none waits); absent from services without an outbox.
     public var outboxPending: Int?
     public var outboxOldestAgeSeconds: Double?
+    /// The PostgreSQL server the service writes to (`address:port`: the primary, with several nodes), the standbys
+    /// streaming from it, and the WAL bytes the furthest one has yet to replay.
+    public var databaseServer: String?
+    public var standbys: Int?
+    public var replicationLagBytes: Double?
 
     public init(service: String, instance: String, database: String, version: String, outboxPending: Int? = nil,
                 outboxOldestAgeSeconds: Double? = nil) {

@@ -32,6 +32,7 @@ public struct OutboxLag: Sendable, Equatable {
                     pendingGauge.set(Double(lag.pending))
                     ageGauge.set(lag.oldestAgeSeconds)
                 }
+                (try? await DatabaseReplication.read(pool))?.record()
                 try? await Task.sleep(for: interval)
             }
         }

@@ -162,7 +162,13 @@ struct PongSource: Sendable {
         } catch {
             throw ParseError(.internalServerError, "The \(service.rawValue) service cannot reach its database.")
         }
-        return Pong(service: service.rawValue, instance: instance, database: "ok", version: ServiceHost.version,
-                    outboxPending: lag.pending, outboxOldestAgeSeconds: lag.oldestAgeSeconds)
+        var pong = Pong(service: service.rawValue, instance: instance, database: "ok", version: ServiceHost.version,
+                        outboxPending: lag.pending, outboxOldestAgeSeconds: lag.oldestAgeSeconds)
+        if let replication = try? await DatabaseReplication.read(pool) {
+            pong.databaseServer = replication.server
+            pong.standbys = replication.standbys
+            pong.replicationLagBytes = replication.lagBytes
+        }
+        return pong
     }
 }

@@ -14,6 +14,11 @@ struct Readiness: Sendable {
         /// Events in the answering replica's outbox not yet confirmed by the broker, and the oldest one's age.
         var outboxPending: Int?
         var outboxLagMs: Double?
+        /// The PostgreSQL server the service writes to (the primary, with several nodes), its streaming standbys
+        /// and the WAL bytes the furthest one is behind.
+        var databaseServer: String?
+        var standbys: Int?
+        var replicationLagBytes: Double?
     }
 
     struct Report: Codable, Sendable {
@@ -92,7 +97,9 @@ struct Readiness: Sendable {
             let ms = (ContinuousClock.now - started).totalMilliseconds
             return ServiceState(status: "ok", instance: pong.instance, latencyMs: (ms * 100).rounded() / 100,
                                 outboxPending: pong.outboxPending,
-                                outboxLagMs: pong.outboxOldestAgeSeconds.map { ($0 * 100_000).rounded() / 100 })
+                                outboxLagMs: pong.outboxOldestAgeSeconds.map { ($0 * 100_000).rounded() / 100 },
+                                databaseServer: pong.databaseServer, standbys: pong.standbys,
+                                replicationLagBytes: pong.replicationLagBytes)
         } catch let error as MessagingError {
             return ServiceState(status: "unavailable", error: error.description)
         } catch {
