@@ -14,7 +14,7 @@ extension IntegrationSuite {
             #expect(Set(features.keys) == ["globalConfig", "hooks", "cloudCode", "logs", "push", "schemas"])
             #expect(Set(features["push"]?.keys.map { $0 } ?? []) ==
                     ["immediatePush", "scheduledPush", "storedPushData", "pushAudiences", "localization"])
-            #expect(features["schemas"]?["addClass"] == true)
+            #expect(features["schemas"]?["addClass"] == true && features["schemas"]?["editPointerPermissions"] == true)
             #expect(features["globalConfig"]?.values.allSatisfy { $0 } == true)
             #expect(features["push"]?["immediatePush"] == true && features["push"]?["scheduledPush"] == true)
             #expect(features["push"]?["pushAudiences"] == true && features["push"]?["localization"] == true)

@@ -16,12 +16,12 @@ enum ServerInfoHandler {
         // Localized alerts are picked per device by the adapters (`PushLocalization`, docs/push.md).
         "push": flags(["immediatePush": true, "scheduledPush": true, "storedPushData": true,
                        "pushAudiences": true, "localization": true]),
-        // `/schemas` adds and removes fields and classes and edits class-level permissions; `/purge` clears a
-        // class. Pointer permissions (`readUserFields`, `writeUserFields`) are not enforced, and parse-server
-        // itself has no export.
+        // `/schemas` adds and removes fields and classes and edits class-level permissions, pointer permissions
+        // (`readUserFields`, `writeUserFields`, `pointerFields`, enforced by `PointerPermissions`) included;
+        // `/purge` clears a class. parse-server itself has no export.
         "schemas": flags(["addField": true, "removeField": true, "addClass": true, "removeClass": true,
                           "clearAllDataFromClass": true, "exportClass": false, "editClassLevelPermissions": true,
-                          "editPointerPermissions": false]),
+                          "editPointerPermissions": true]),
     ])
 
     static func handle(_ request: RESTRequest, identity: Identity) throws(ParseError) -> RESTResponse {

@@ -410,6 +410,7 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         self.visible("#classes")
 
     def permissions(self):
+        rest("PUT", "/schemas/Cat", {"className": "Cat", "fields": {"owner": {"type": "Pointer", "targetClass": "_User"}}})
         self.go("#/core/Cat")
         self.css('#rows[data-class-name="Cat"] tbody tr')
         self.press(self.driver.find_element(By.ID, "security"))
@@ -417,12 +418,21 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         if box.is_selected():
             self.press(box)
         self.driver.find_element(By.ID, "clp-delete-keys").send_keys("role:Moderators")
+        self.driver.find_element(By.ID, "clp-update-pointers").send_keys("owner")
+        self.driver.find_element(By.ID, "clp-readUserFields").send_keys("owner")
+        hidden = self.driver.find_element(By.ID, "clp-protected")
+        hidden.clear()
+        hidden.send_keys("*: secretNote")
         self.shot("permissions-editor")
         self.press(self.driver.find_element(By.ID, "clp-save"))
         self.wait(lambda d: "Saved the permissions" in self.status_text(), message="permissions saved")
         status, schema = rest("GET", "/schemas/Cat")
-        check(schema["classLevelPermissions"]["delete"] == {"role:Moderators": True},
+        permissions = schema["classLevelPermissions"]
+        check(permissions["delete"] == {"role:Moderators": True},
               "the permissions editor saved delete for role:Moderators only")
+        check(permissions["update"].get("pointerFields") == ["owner"] and permissions.get("readUserFields") == ["owner"],
+              "and the pointer permissions: %s" % permissions)
+        check(permissions.get("protectedFields") == {"*": ["secretNote"]}, "and the protected fields: %s" % permissions)
         status, answer = rest("DELETE", "/classes/Cat/Cat0000004", master=False)
         check(status == 400 and answer.get("code") == 119, "so a client may no longer delete a Cat")
 
