@@ -6,7 +6,7 @@ import Storage
 public struct DatabaseReplication: Sendable, Equatable {
     /// `address:port` of the server, as it sees itself.
     public var server: String
-    /// Standbys streaming from it.
+    /// Standbys connected to it (a role without `pg_monitor` sees them but not their positions).
     public var standbys: Int
     /// WAL bytes the furthest standby has yet to replay; nil without standbys.
     public var lagBytes: Double?
@@ -15,7 +15,7 @@ public struct DatabaseReplication: Sendable, Equatable {
         SELECT COALESCE(host(inet_server_addr()), 'local') || ':' || current_setting('port') AS server,
                count(r.pid) AS standbys,
                max(pg_wal_lsn_diff(pg_current_wal_lsn(), r.replay_lsn))::float8 AS lag
-        FROM (SELECT 1) AS one LEFT JOIN pg_stat_replication AS r ON r.state = 'streaming'
+        FROM (SELECT 1) AS one LEFT JOIN pg_stat_replication AS r ON true
         """
 
     public static func read(_ pool: PostgresPool) async throws -> DatabaseReplication {
