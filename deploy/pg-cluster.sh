@@ -198,6 +198,7 @@ pg_cluster_kill() {
 
 pg_cluster_status() {
     local states
+    find_postgres_binaries
     states=$(pg_cluster_states | awk '{ printf "%s %s (%s)  ", $1, $2, $4 }')
     echo "${states:-monitor not answering}"
 }
