@@ -72,7 +72,7 @@ for node in json.load(sys.stdin):
 pg_wait_node_serving() {
     local name=$1 deadline=$((SECONDS + $2)) line
     while ((SECONDS < deadline)); do
-        line=$(pg_cluster_states | awk -v n="$name" '$1 == n && $2 == $3 && ($2 == "primary" || $2 == "secondary" || $2 == "single")')
+        line=$(pg_cluster_states | awk -v n="$name" '$1 == n && $2 == $3 && ($2 == "primary" || $2 == "secondary" || $2 == "single" || $2 == "wait_primary")')
         [[ -z $line ]] || return 0
         sleep 0.5
     done
@@ -132,11 +132,15 @@ pg_cluster_start() {
                 --username postgres --dbname postgres >"$LOG_DIR/postgres-$name-create.log" 2>&1 ||
                 { tail -n 20 "$LOG_DIR/postgres-$name-create.log" >&2; die "PostgreSQL $name could not be created"; }
             pg_write_node_settings "$home/$name"
+            pg_keeper_start "$name"
+            # A standby is made from the primary's backup: each new node waits for the one before it.
+            pg_wait_node_serving "$name" 120
+        else
+            # Nodes that exist start together, as machines would, and find their roles with the monitor.
+            pg_keeper_start "$name"
         fi
-        pg_keeper_start "$name"
-        # A standby is made from the primary's backup: each waits for the one before it.
-        pg_wait_node_serving "$name" 120
     done
+    for ((node = 1; node <= PARSE_PG_NODES; node++)); do pg_wait_node_serving "node$node" 120; done
     local deadline=$((SECONDS + 60))
     until "$PG_BIN/psql" -At -d "$(pg_cluster_url postgres)" -c "select 1" >/dev/null 2>&1; do
         ((SECONDS < deadline)) || die "no PostgreSQL node accepts writes"
@@ -152,7 +156,9 @@ pg_cluster_stop() {
     [[ -d $PG_LINK ]] || return 0
     find_postgres_binaries
     local node name pid
-    for name in $(for ((node = PARSE_PG_NODES; node >= 1; node--)); do echo "node$node"; done) monitor; do
+    # The monitor first: nodes stopping one by one would otherwise look like failures, each one answered by a
+    # failover, and the cluster would start again with roles moved.
+    for name in monitor $(for ((node = PARSE_PG_NODES; node >= 1; node--)); do echo "node$node"; done); do
         pid=$(pg_keeper_pid "$name") || continue
         say "stopping PostgreSQL $name (keeper pid $pid)"
         kill -TERM "$pid" 2>/dev/null || true
