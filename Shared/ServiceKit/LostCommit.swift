@@ -26,7 +26,10 @@ struct LostCommit: Sendable {
             var pause = TransientRetry.firstPause
             while !giveUp.hasPassed && !Task.isCancelled {
                 do {
-                    let row = try await pool.query("SELECT txid_status($1::bigint) AS status", [transactionId]).first
+                    // Not from the pool: the transaction asking still holds its connection, and when every
+                    // connection is held by one (a database failover cuts them all at once), none would come.
+                    let row = try await pool.queryOnOwnConnection("SELECT txid_status($1::bigint) AS status",
+                                                                  [transactionId]).first
                     switch row?["status"] {
                     case "committed": return true
                     case "aborted": return false

@@ -52,6 +52,23 @@ public actor PostgresPool {
         }
     }
 
+    /// One statement on a connection opened for it and closed after, outside the pool: for a caller that holds one
+    /// of the pool's connections and must not wait for another, which may never come (every connection can be
+    /// held by such callers at once).
+    public nonisolated func queryOnOwnConnection(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws
+        -> PostgresResult {
+        let connection = try await PostgresConnection.connect(
+            parameters: ConnectionParameters(url: configuration.url, settings: configuration.settings))
+        do {
+            let result = try await connection.query(sql, parameters)
+            await connection.close()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
     /// One statement on any free connection, in its own implicit transaction.
     public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> PostgresResult {
         try await withConnection { try await $0.query(sql, parameters) }
