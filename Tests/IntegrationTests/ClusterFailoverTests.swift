@@ -39,22 +39,9 @@ extension IntegrationSuite {
             for client in clients { await client.value }
 
             // Ballots the losses left pending are completed by the votes service's recovery.
-            let deadline = ContinuousClock.now + .seconds(60)
-            var pending = -1, unpublished = -1
-            while ContinuousClock.now < deadline {
-                pending = Int(try VotesAPI.sql("parse_votes", "SELECT count(*) FROM ballots WHERE class_name = '\(cls)' AND state = 'pending'").first ?? "") ?? -1
-                unpublished = Int(try VotesAPI.sql("parse_votes", "SELECT count(*) FROM outbox WHERE published_at IS NULL").first ?? "") ?? -1
-                if pending == 0 && unpublished == 0 { break }
-                try await Task.sleep(for: .milliseconds(500))
-            }
+            let (pending, unpublished) = try await VotesAPI.waitUntilSettled(cls)
             let acknowledged = await load.acknowledged
-            let applied = Set(try VotesAPI.sql("parse_votes", "SELECT request_id FROM ballots WHERE class_name = '\(cls)' AND state = 'applied'"))
-            var ledgers: [String: VotesAPI.Ledger] = [:]
-            var counters: [String: Double] = [:]
-            for id in ids {
-                ledgers[id] = try await VotesAPI.ledger(cls, id)
-                counters[id] = try await VotesAPI.count(cls, id) ?? -1
-            }
+            let (applied, ledgers, counters) = try await VotesAPI.outcome(cls, ids)
             let totalApplied = ledgers.values.map(\.applied).reduce(0, +)
             let postsApplied = Int(try VotesAPI.sql("parse_posts", "SELECT count(*) FROM vote_applied WHERE class_name = '\(cls)'").first ?? "") ?? -1
             let seen = try consumer.finishWithEvents(expecting: totalApplied)

@@ -53,6 +53,33 @@ enum VotesAPI {
         return scratch[..<slash.lowerBound] + "/" + database
     }
 
+    /// Waits (at most 60 s) until no ballot of the class is pending and every event left the outbox (the votes
+    /// service's recovery completes what a fault interrupted); gives the counts it saw last.
+    static func waitUntilSettled(_ className: String) async throws -> (pending: Int, unpublished: Int) {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var pending = -1, unpublished = -1
+        while ContinuousClock.now < deadline {
+            pending = Int(try sql("parse_votes", "SELECT count(*) FROM ballots WHERE class_name = '\(className)' AND state = 'pending'").first ?? "") ?? -1
+            unpublished = Int(try sql("parse_votes", "SELECT count(*) FROM outbox WHERE published_at IS NULL").first ?? "") ?? -1
+            if pending == 0 && unpublished == 0 { break }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        return (pending, unpublished)
+    }
+
+    /// The request ids of the class's applied ballots, and each object's ledger and counter.
+    static func outcome(_ className: String, _ ids: [String]) async throws
+        -> (applied: Set<String>, ledgers: [String: Ledger], counters: [String: Double]) {
+        let applied = Set(try sql("parse_votes", "SELECT request_id FROM ballots WHERE class_name = '\(className)' AND state = 'applied'"))
+        var ledgers: [String: Ledger] = [:]
+        var counters: [String: Double] = [:]
+        for id in ids {
+            ledgers[id] = try await ledger(className, id)
+            counters[id] = try await count(className, id) ?? -1
+        }
+        return (applied, ledgers, counters)
+    }
+
     /// Waits (at most 10 s) until the ledger has marked every ballot of the object: a vote is answered as soon as
     /// `posts` applied it, and its mark in the ledger commits just after.
     static func settled(_ className: String, _ id: String) async throws {
