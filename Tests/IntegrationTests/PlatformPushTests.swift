@@ -195,6 +195,10 @@ extension IntegrationSuite {
             #expect(status["numSent"] as? Int == 0)
             #expect(status["numFailed"] as? Int == 2)
             #expect((status["failedPerType"] as? [String: Int]) == ["winphone": 2])
+            // Why, as the adapter said it, counted per reason.
+            let failures = try #require((status["errorMessage"] as? [String: Any])?["failures"] as? [[String: Any]])
+            #expect(failures.compactMap { $0["count"] as? Int }.reduce(0, +) == 2, "\(failures)")
+            #expect(failures.allSatisfy { ($0["reason"] as? String).map { !$0.isEmpty && $0 != "no reason given" } ?? false })
         }
 
         /// Rows of the push's `push.requested.v1` events in posts' outbox, one per device, as `field|field|...`.

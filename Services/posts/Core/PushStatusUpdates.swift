@@ -49,12 +49,14 @@ enum PushStatusUpdates {
             [report.eventId, report.pushStatusId])
         guard fresh.first != nil else { return false }
         let current = try await connection.query("""
-            SELECT "numSent", "numFailed", "sentPerType"::text AS sent, "failedPerType"::text AS failed FROM \(table)
+            SELECT "numSent", "numFailed", "sentPerType"::text AS sent, "failedPerType"::text AS failed,
+                "errorMessage"::text AS reasons FROM \(table)
             WHERE "objectId" = $1 FOR UPDATE
             """, [report.pushStatusId]).first
         guard let current else { throw ParseError(.objectNotFound, "No push status \(report.pushStatusId).") }
         var sentPerType = JSONValue.parse(current["sent"] ?? "{}")?.objectValue ?? [:]
         var failedPerType = JSONValue.parse(current["failed"] ?? "{}")?.objectValue ?? [:]
+        var failures = JSONValue.parse(current["reasons"] ?? "{}")?.objectValue?["failures"]?.arrayValue ?? []
         var sent = 0, failed = 0
         for outcome in report.outcomes {
             if outcome.transmitted {
@@ -63,6 +65,7 @@ enum PushStatusUpdates {
             } else {
                 failed += 1
                 failedPerType[outcome.deviceType] = .number((failedPerType[outcome.deviceType]?.numberValue ?? 0) + 1)
+                Self.count(reason: outcome.error, in: &failures)
             }
         }
         var fields: [String: JSONValue] = [
@@ -71,6 +74,7 @@ enum PushStatusUpdates {
         ]
         if !sentPerType.isEmpty { fields["sentPerType"] = .object(sentPerType) }
         if !failedPerType.isEmpty { fields["failedPerType"] = .object(failedPerType) }
+        if !failures.isEmpty { fields["errorMessage"] = .object(["failures": .array(failures)]) }
         // Read after the status row is locked: the sender's last page, if it committed first, is seen here.
         let job = try await connection.query("SELECT state, published FROM push_jobs WHERE push_status_id = $1",
                                              [report.pushStatusId]).first
@@ -80,5 +84,24 @@ enum PushStatusUpdates {
         }
         try await set(report.pushStatusId, fields, on: connection)
         return true
+    }
+
+    /// The most distinct reasons `errorMessage` keeps; an adapter's message may name the device, and the row must
+    /// not grow with every device that failed.
+    static let reasonLimit = 20
+
+    /// Counts one failed device under its adapter's reason in `errorMessage` (parse-server's field for why a push
+    /// failed, an object), as `{"failures":[{"reason":..., "count":...}]}`: a list, as a reason is free text and
+    /// may hold characters an object's key may not (`.`, `$`).
+    static func count(reason: String?, in failures: inout [JSONValue]) {
+        var text = String((reason.flatMap { $0.isEmpty ? nil : $0 } ?? "no reason given").prefix(200))
+        func position(of text: String) -> Int? { failures.firstIndex { $0.objectValue?["reason"]?.stringValue == text } }
+        if position(of: text) == nil && failures.count >= reasonLimit { text = "other reasons" }
+        if let index = position(of: text) {
+            let count = failures[index].objectValue?["count"]?.numberValue ?? 0
+            failures[index] = .object(["reason": .string(text), "count": .number(count + 1)])
+        } else {
+            failures.append(.object(["reason": .string(text), "count": .number(1)]))
+        }
     }
 }
