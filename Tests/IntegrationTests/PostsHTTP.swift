@@ -63,4 +63,6 @@ struct PostsTestError: Error, CustomStringConvertible { let description: String 
 extension Reply {
     var code: Int? { json?["code"] as? Int }
     var error: String? { json?["error"] as? String }
+    /// A body that is a JSON array of objects, as `/cloud_code/jobs` answers.
+    var jsonArray: [[String: Any]]? { (try? JSONSerialization.jsonObject(with: body)) as? [[String: Any]] }
 }

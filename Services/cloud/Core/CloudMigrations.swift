@@ -10,6 +10,23 @@ enum CloudMigrations {
     static let generations = CacheGenerations.migration(version: 3)
 
     /// The lines `GET /scriptlog` answers with, from every service (`scriptlog.append.v1`); `ScriptLogStore`.
+    /// `_JobSchedule`, with parse-server's fields; `last_run` in milliseconds since 1970, as parse-server's Number.
+    static let jobSchedules = Migration(version: 5, name: "job schedules", sql: """
+        CREATE TABLE job_schedules (
+            object_id text PRIMARY KEY,
+            job_name text NOT NULL,
+            description text,
+            params text,
+            start_after text NOT NULL,
+            days_of_week jsonb,
+            time_of_day text,
+            last_run double precision,
+            repeat_minutes double precision,
+            created_at timestamptz NOT NULL DEFAULT now(),
+            updated_at timestamptz NOT NULL DEFAULT now()
+        );
+        """)
+
     static let scriptLogs = Migration(version: 4, name: "script logs", sql: """
         CREATE TABLE script_logs (
             id bigserial PRIMARY KEY,

@@ -3,7 +3,7 @@ import ParseWire
 
 /// The cloud service's REST routes (`rest.v1`): the Hooks API, `/functions` and `/jobs` when they come inside a
 /// batch (the gateway sends single calls as `cloud.function.run.v1` and `cloud.job.start.v1`, with the client's
-/// headers), `/cloud_code/jobs` and `_JobStatus`.
+/// headers), `/cloud_code/jobs` (`JobScheduleRoutes`) and `_JobStatus`.
 struct CloudRESTHandler: Sendable {
     let hooks: HooksRoutes
     let functions: FunctionRunner
@@ -11,6 +11,7 @@ struct CloudRESTHandler: Sendable {
     let statuses: JobStatusStore
     let directory: TargetDirectory
     let scriptLogs: ScriptLogStore
+    let schedules: JobScheduleRoutes
 
     func handle(_ command: Command<RESTRequest>) async throws -> RESTResponse {
         let request = command.payload
@@ -32,11 +33,8 @@ struct CloudRESTHandler: Sendable {
             let started = try await jobs.start(StartCloudJob(name: name, params: params, headers: [:], ip: ""),
                                                requestId: command.requestId, identity: identity)
             return HooksRoutes.json(.object([:]), headers: ["X-Parse-Job-Status-Id": started.jobStatusId])
-        case "cloud_code" where request.method == "GET" && (parts == ["cloud_code", "jobs"] || parts == ["cloud_code", "jobs", "data"]):
-            guard identity.isMaster || identity.isReadOnlyMaster else { return HooksRoutes.masterKeyRequired }
-            if parts.count == 2 { return HooksRoutes.json(.array([])) }
-            let names = try await directory.snapshot().jobs.keys.sorted()
-            return HooksRoutes.json(.object(["jobs": .array(names.map(JSONValue.string)), "in_use": .array([])]))
+        case "cloud_code" where parts.count >= 2 && parts.count <= 3 && parts[1] == "jobs":
+            return try await schedules.handle(request, parts: parts, identity: identity)
         case "scriptlog" where parts.count == 1 && request.method == "GET":
             guard identity.isMaster || identity.isReadOnlyMaster else { return HooksRoutes.masterKeyRequired }
             return HooksRoutes.json(try await scriptLogs.find(ScriptLogQuery(query: request.query, now: ScriptLogStore.now())))

@@ -22,7 +22,7 @@ public enum CloudService: BuildableService {
     }
 
     public static let migrations: [Migration] = [OutboxMigration.migration, CloudMigrations.tables, CloudMigrations.generations,
-                                                   CloudMigrations.scriptLogs]
+                                                   CloudMigrations.scriptLogs, CloudMigrations.jobSchedules]
 
     /// The service's handlers over `bus` (workers' queues, `_User` lookups) and its database.
     public static func build(configuration service: Configuration, bus calls: RPCClient,
@@ -45,9 +45,11 @@ public enum CloudService: BuildableService {
         let announcer = GenerationAnnouncer(calls: calls, timeout: configuration.callTimeout)
         let scriptLogs = ScriptLogStore(pool: pool, retentionDays: configuration.scriptLogRetentionDays,
                                         maxLines: configuration.scriptLogMaxLines)
+        let scheduleStore = JobScheduleStore(pool: pool)
         let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory, announcer: announcer),
                                     functions: functions,
-                                    jobs: jobs, statuses: statuses, directory: directory, scriptLogs: scriptLogs)
+                                    jobs: jobs, statuses: statuses, directory: directory, scriptLogs: scriptLogs,
+                                    schedules: JobScheduleRoutes(store: scheduleStore, directory: directory))
 
         router.register(RESTRequest.type, RESTRequest.self) { command, _ in try await rest.handle(command) }
         router.register(RunCloudFunction.type, RunCloudFunction.self) { command, _ in
@@ -90,6 +92,7 @@ public enum CloudService: BuildableService {
                 try? await Task.sleep(for: .seconds(60))
             }
         }
-        return ServiceHandlers(router: router, jobs: [pruning])
+        let scheduler = JobScheduler(store: scheduleStore, jobs: jobs, logger: logger)
+        return ServiceHandlers(router: router, jobs: [pruning, BackgroundJob(name: "job schedules") { await scheduler.run() }])
     }
 }

@@ -11,7 +11,8 @@ struct JobRunner: Sendable {
     let configuration: CloudConfiguration
     let logger: Logger
 
-    func start(_ job: StartCloudJob, requestId: String, identity: Identity) async throws -> CloudJobStarted {
+    /// `source`: `_JobStatus.source`, `api` for a client's call, `schedule` for a run a schedule started.
+    func start(_ job: StartCloudJob, requestId: String, identity: Identity, source: String = "api") async throws -> CloudJobStarted {
         guard identity.isMaster else {
             throw ParseError(.operationForbidden, identity.isReadOnlyMaster
                 ? "read-only masterKey isn't allowed to start a job." : "unauthorized: master key is required")
@@ -20,7 +21,7 @@ struct JobRunner: Sendable {
             throw ParseError(.scriptFailed, "Invalid job.")
         }
         let params = job.params.objectValue == nil ? JSONValue.object([:]) : job.params
-        let objectId = try await statuses.create(jobName: job.name, params: params)
+        let objectId = try await statuses.create(jobName: job.name, params: params, source: source)
         let body = WebhookRequest.job(job.name, jobId: objectId, params: params, headers: job.headers, ip: job.ip)
         let call = CloudWorkerCall(kind: .job, name: job.name, request: body)
         let timeout = configuration.jobTimeout

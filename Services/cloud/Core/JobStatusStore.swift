@@ -8,10 +8,11 @@ struct JobStatusStore: Sendable {
 
     static let columns = "object_id, job_name, source, status, message, params::text AS params, created_at, updated_at, finished_at"
 
-    func create(jobName: String, params: JSONValue) async throws -> String {
+    func create(jobName: String, params: JSONValue, source: String = "api") async throws -> String {
         let objectId = ObjectId.make()
-        _ = try await pool.query("INSERT INTO job_status (object_id, job_name, status, params) VALUES ($1, $2, 'running', $3::jsonb)",
-                                 [objectId, jobName, JSONText.encode(params)])
+        _ = try await pool.query("""
+            INSERT INTO job_status (object_id, job_name, status, params, source) VALUES ($1, $2, 'running', $3::jsonb, $4)
+            """, [objectId, jobName, JSONText.encode(params), source])
         return objectId
     }
 

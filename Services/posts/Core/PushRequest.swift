@@ -124,11 +124,3 @@ struct PushRequest: Sendable {
         throw ParseError(.pushMisconfigured, "Invalid value for badge, expected number or 'Increment' or {increment: number}")
     }
 }
-
-/// ISO 8601 dates as clients write them: with or without fractional seconds, `Z` or an offset.
-enum ISODate {
-    static func parse(_ text: String) -> Date? {
-        if let date = ParseDate.date(from: text) { return date }
-        return try? Date.ISO8601FormatStyle().parse(text)
-    }
-}
