@@ -74,6 +74,28 @@ extension IntegrationSuite {
             }
         }
 
+        /// Settings' keys: the whole login (cookie, CSRF token, own origin) or nothing; the master key only when asked.
+        @Test func theKeysNeedTheWholeLoginAndTheMasterKeyIsShownOnlyWhenAsked() async throws {
+            let login = try await DashboardHTTP.logIn()
+            let keys = try await DashboardHTTP.send("GET", "keys", cookie: login.cookie, token: login.token)
+            #expect(keys.status == 200)
+            #expect(keys.json?["applicationId"] as? String == TestStack.applicationId)
+            #expect(keys.json?["masterKey"] == nil && !keys.text.contains(TestStack.masterKey))
+            #expect(keys.json?["canSeeMasterKey"] as? Bool == true)
+            let master = try await DashboardHTTP.send("GET", "keys?masterKey=1", cookie: login.cookie, token: login.token)
+            #expect(master.json?["masterKey"] as? String == TestStack.masterKey)
+            let refusals = [
+                try await DashboardHTTP.send("GET", "keys?masterKey=1", cookie: login.cookie),
+                try await DashboardHTTP.send("GET", "keys?masterKey=1", token: login.token),
+                try await DashboardHTTP.send("GET", "keys?masterKey=1", cookie: login.cookie, token: String(login.token.reversed())),
+                try await DashboardHTTP.send("GET", "keys?masterKey=1", cookie: login.cookie, token: login.token,
+                                             origin: "http://evil.example"),
+            ]
+            for refused in refusals {
+                #expect(refused.status == 403 && !refused.text.contains(TestStack.masterKey), "\(refused.text)")
+            }
+        }
+
         @Test func aLogoutEndsTheLogin() async throws {
             let login = try await DashboardHTTP.logIn()
             let refused = try await DashboardHTTP.send("POST", "logout", cookie: login.cookie, origin: DashboardHTTP.origin)
@@ -124,6 +146,13 @@ extension IntegrationSuite {
                 let write = try await DashboardHTTP.api("POST", "/schemas/ReadOnlyDashboardClass", body: ["className": "ReadOnlyDashboardClass"],
                                                         cookie: ritaCookie, token: ritaToken)
                 #expect(write.json?["code"] as? Int == 119, "\(write.text)")
+                // Settings: the keys, but never the master key, to a read-only user; to a full user on request.
+                let ritaKeys = try await DashboardHTTP.send("GET", "keys", cookie: ritaCookie, token: ritaToken)
+                #expect(ritaKeys.status == 200 && ritaKeys.json?["canSeeMasterKey"] as? Bool == false)
+                let ritaMaster = try await DashboardHTTP.send("GET", "keys?masterKey=1", cookie: ritaCookie, token: ritaToken)
+                #expect(ritaMaster.status == 403 && !ritaMaster.text.contains(TestStack.masterKey))
+                let annMaster = try await DashboardHTTP.send("GET", "keys?masterKey=1", cookie: cookie, token: token)
+                #expect(annMaster.json?["masterKey"] as? String == TestStack.masterKey)
             }, thenAlways: {
                 try TestStack.control(["stop-service", "gateway"])
                 try TestStack.control(["start-service", "gateway"])

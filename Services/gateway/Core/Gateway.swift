@@ -51,7 +51,8 @@ public final class Gateway: Sendable {
                 inner: api, configuration: dashboard, assets: try DashboardAssets(directory: dashboard.assetsDirectory),
                 cookies: DashboardSessionCookie(secret: configuration.masterKey ?? "", sessionLength: dashboard.sessionLength),
                 applicationId: configuration.applicationId, masterKey: configuration.masterKey ?? "",
-                readOnlyMasterKey: configuration.readOnlyMasterKey, mountPath: configuration.mountPath,
+                readOnlyMasterKey: configuration.readOnlyMasterKey, clientKeys: configuration.clientKeys,
+                mountPath: configuration.mountPath,
                 fallbackHost: "\(configuration.host):\(configuration.port)",
                 imageSources: configuration.publicServerURL.map { [$0] } ?? [])
         } else {

@@ -7,9 +7,10 @@ import { showLogs } from './logs.js';
 import { showConfig } from './config.js';
 import { showConsole } from './console.js';
 import { showCloudCode } from './cloudcode.js';
+import { showSettings } from './settings.js';
 
 const views = { core: showCore, analytics: showAnalytics, config: showConfig, cloud: showCloudCode, push: showPush,
-  logs: showLogs, console: showConsole };
+  logs: showLogs, console: showConsole, settings: showSettings };
 
 function showLogin(mode) {
   document.getElementById('app').hidden = true;

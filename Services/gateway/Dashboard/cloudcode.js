@@ -1,8 +1,9 @@
 // The Cloud Code tab: the webhooks (functions and triggers, parse-server's Hooks API) listed, added, pointed
 // elsewhere and deleted, and the jobs: run one with parameters, and each run's status, message and duration
-// (`_JobStatus`), refreshed while one runs.
+// (`_JobStatus`), refreshed while one runs or while schedules may start one; and the jobs' schedules.
 import { api, session } from './api.js';
 import { attempt, h, clear, say } from './dom.js';
+import { scheduleEditor } from './schedules.js';
 
 const TRIGGERS = ['beforeSave', 'afterSave', 'beforeDelete', 'afterDelete', 'beforeFind', 'afterFind', 'beforeLogin',
   'afterLogin', 'afterLogout', 'beforePasswordResetRequest', 'beforeSaveFile', 'afterSaveFile', 'beforeDeleteFile',
@@ -27,7 +28,12 @@ export async function showCloudCode(view) {
   const jobForm = h('form', { id: 'job-form', class: 'toolbar', hidden: readOnly }, jobs, params,
     h('button', { id: 'job-run', type: 'submit' }, 'Run job'));
   const runs = h('table', { id: 'job-runs', class: 'rows' });
-  view.append(h('h2', {}, 'Webhooks'), hookForm, hooks, h('h2', {}, 'Jobs'), jobForm, runs);
+  const names = (await api('GET', 'cloud_code/jobs/data')).jobs || [];
+  jobs.append(...names.map((job) => h('option', { value: job }, job)));
+  let scheduled = false;
+  const schedules = scheduleEditor(names, readOnly, () => { scheduled = true; loadRuns(); });
+  view.append(h('h2', {}, 'Webhooks'), hookForm, hooks, h('h2', {}, 'Jobs'), jobForm, runs,
+    h('h2', {}, 'Schedules'), schedules.form, schedules.table);
 
   const loadHooks = async () => {
     const [functions, triggers] = await Promise.all([api('GET', 'hooks/functions'), api('GET', 'hooks/triggers')]);
@@ -64,17 +70,21 @@ export async function showCloudCode(view) {
     const found = await api('GET', 'classes/_JobStatus', undefined, { order: '-createdAt', limit: 50 });
     clear(runs).append(
       h('thead', {}, h('tr', {}, h('th', {}, 'job'), h('th', {}, 'status'), h('th', {}, 'message'), h('th', {}, 'started'),
-        h('th', {}, 'duration'))),
+        h('th', {}, 'duration'), h('th', {}, 'by'))),
       h('tbody', {}, found.results.length ? found.results.map((run) => {
         const started = new Date(run.createdAt);
         const finished = run.finishedAt ? new Date(run.finishedAt.iso) : null;
-        return h('tr', { dataset: { status: run.status, job: run.jobName } }, h('td', {}, run.jobName), h('td', {}, run.status),
+        return h('tr', { dataset: { status: run.status, job: run.jobName, source: run.source || '' } }, h('td', {}, run.jobName), h('td', {}, run.status),
           h('td', {}, run.message || ''), h('td', {}, run.createdAt),
-          h('td', {}, finished ? `${((finished - started) / 1000).toFixed(1)} s` : 'running'));
-      }) : h('tr', {}, h('td', { class: 'empty', colspan: '5' }, 'No job has run yet.'))));
+          h('td', {}, finished ? `${((finished - started) / 1000).toFixed(1)} s` : 'running'), h('td', {}, run.source || ''));
+      }) : h('tr', {}, h('td', { class: 'empty', colspan: '6' }, 'No job has run yet.'))));
     clearTimeout(refresh);
-    if (found.results.some((run) => run.status === 'running') && document.body.contains(runs)) {
+    if (!document.body.contains(runs)) return;
+    // Every second while a run is going; every few seconds while a schedule may start the next, with its last run.
+    if (found.results.some((run) => run.status === 'running')) {
       refresh = setTimeout(loadRuns, 1000);
+    } else if (scheduled) {
+      refresh = setTimeout(() => { schedules.load().then(() => loadRuns()).catch(() => {}); }, 3000);
     }
   };
   jobForm.addEventListener('submit', async (event) => {
@@ -89,7 +99,6 @@ export async function showCloudCode(view) {
       say(error.message, true);
     }
   });
-  const names = (await api('GET', 'cloud_code/jobs/data')).jobs || [];
-  jobs.append(...names.map((job) => h('option', { value: job }, job)));
+  scheduled = (await schedules.load()).length > 0;
   await Promise.all([loadHooks(), loadRuns()]);
 }

@@ -71,19 +71,23 @@ export async function importInto(className, file, progress, report, schema) {
   say(summary.textContent, refused.length > 0);
 }
 
-export async function exportClass(className, report) {
+// Every object of the class, paged by objectId rather than skip, so a large class costs the same per page to the end.
+export async function allObjects(className) {
   const results = [];
   let lastId = null;
-  // Paged by objectId rather than skip, so a large class costs the same per page to the end.
   for (;;) {
     const query = { limit: 1000, order: 'objectId' };
     if (lastId) query.where = { objectId: { $gt: lastId } };
     const page = await api('GET', `classes/${encodeURIComponent(className)}`, undefined, query);
     results.push(...page.results);
     say(`Exporting ${className}: ${results.length} rows`);
-    if (page.results.length < 1000) break;
+    if (page.results.length < 1000) return results;
     lastId = page.results[page.results.length - 1].objectId;
   }
+}
+
+export async function exportClass(className, report) {
+  const results = await allObjects(className);
   const blob = new Blob([JSON.stringify({ results }, null, 2)], { type: 'application/json' });
   const link = h('a', { id: 'export-link', href: URL.createObjectURL(blob), download: `${className}.json` }, `${className}.json (${results.length} rows)`);
   const csv = new Blob([toCSV(results)], { type: 'text/csv' });

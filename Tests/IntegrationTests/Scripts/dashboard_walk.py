@@ -6,10 +6,12 @@ by votes, edit a name (and see a wrong type refused), see a vote made through th
 Analytics and see those requests; the photo wall: the user and the WallPost with its image. Also: a forged
 request from a page of another origin changes nothing, the permissions editor saves, a push is composed and
 listed, Config parameters are added and deleted, a role's users are edited through its relation, a webhook is added and deleted and a job run and followed, the server's logs are searched, the API console asks as
-the master key and as a user, a class is exported, and the first page of a large class is timed (printed, not asserted).
+the master key and as a user, a class is exported, Settings shows the keys and exports the app, and the first page of a large class is timed (printed, not asserted).
 A screenshot of each step goes to PARSE_TEST_SCREENSHOTS. Exit status 0 when every check held.
 """
+import base64
 import http.server
+import io
 import json
 import os
 import struct
@@ -21,6 +23,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 import zlib
 
 from selenium import webdriver
@@ -99,6 +102,10 @@ def remove_class(name):
 class Walk:
     def __init__(self):
         os.makedirs(SHOTS, exist_ok=True)
+        # This run's screenshots only: an earlier run's would mix with them under the same step numbers.
+        for name in os.listdir(SHOTS):
+            if name.endswith(".png"):
+                os.remove(os.path.join(SHOTS, name))
         options = webdriver.ChromeOptions()
         options.add_argument("--headless=new")
         options.add_argument("--no-sandbox")
@@ -188,6 +195,7 @@ class Walk:
         self.filter_and_delete()
         self.edit_a_name()
         self.see_a_vote()
+        self.live_rows()
         self.forged_request()
         self.permissions()
         self.export()
@@ -199,6 +207,7 @@ class Walk:
         self.cloud_code()
         self.logs()
         self.api_console()
+        self.settings()
         self.large_class()
         self.log_out()
 
@@ -375,6 +384,41 @@ class Walk:
         check(True, "the vote appears in the browser without a reload (%s)" % (live or "refresh"))
         self.shot("vote-appeared")
 
+    def row_count(self):
+        return int(self.driver.find_element(By.ID, "pager").get_attribute("data-count") or 0)
+
+    def wait_for_count(self, count, what, timeout=2):
+        started = time.monotonic()
+        self.wait(lambda d: self.row_count() == count, timeout=timeout, message=what)
+        return time.monotonic() - started
+
+    def live_rows(self):
+        """Rows created and deleted through the REST API appear and go in the open page; with the LiveQuery
+        service stopped the page says it is not live, and once the service is back it is live again."""
+        self.wait(lambda d: self.text("#live-state") == "live", message="the live state")
+        before = self.row_count()
+        status, created = rest("POST", "/classes/Cat", {"name": "Live cat", "votes": 0}, master=False)
+        check(status == 201, "a cat created through the REST API: %s" % created)
+        took = self.wait_for_count(before + 1, "the created row counted")
+        check(True, "the page counts the new row %.2f s after the API answered" % took)
+        rest("DELETE", "/classes/Cat/" + created["objectId"], master=False)
+        took = self.wait_for_count(before, "the deleted row gone")
+        check(True, "and no longer counts it %.2f s after its delete" % took)
+        stack = [os.environ.get("PARSE_TEST_STACK", "deploy/stack")]
+        subprocess.run(["/bin/bash"] + stack + ["stop-service", "live"], check=True)
+        try:
+            self.wait(lambda d: self.text("#live-state").startswith("not live"), timeout=15, message="the page to say it is not live")
+            check(True, "with live stopped the page says: %s" % self.text("#live-state"))
+            self.shot("not-live")
+        finally:
+            subprocess.run(["/bin/bash"] + stack + ["start-service", "live"], check=True)
+        self.wait(lambda d: self.text("#live-state") == "live", timeout=45, message="the page to be live again")
+        status, created = rest("POST", "/classes/Cat", {"name": "Back again", "votes": 0}, master=False)
+        took = self.wait_for_count(before + 1, "a row created after the reconnect")
+        check(True, "live again after the service came back; a new row counted %.2f s after its create" % took)
+        rest("DELETE", "/classes/Cat/" + created["objectId"], master=False)
+        self.wait_for_count(before, "the second row gone")
+
     def forged_request(self):
         """A page of another origin (another port) posts a form and calls fetch at the API with the browser's cookie."""
         evil = """<!doctype html><html><body>
@@ -548,12 +592,67 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         rest("POST", "/installations", {"deviceType": "android", "installationId": "dash-install-1", "channels": ["cats"],
                                         "deviceToken": "token-1", "pushType": "gcm"}, master=False)
         self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="push"]'))
+        Select(self.visible("#push-audience")).select_by_value("channels")
         self.visible("#push-channels").send_keys("cats")
+        self.wait(lambda d: self.text("#push-reach") == "Reaches 1 device.", message="the count of devices reached")
+        check(True, "before sending, the page says the channel cats reaches 1 device")
         self.driver.find_element(By.ID, "push-alert").send_keys("A new cat on the wall")
         self.press(self.driver.find_element(By.ID, "push-send"))
         self.wait(lambda d: any("A new cat on the wall" in row.text for row in d.find_elements(By.CSS_SELECTOR, "#push-status tbody tr")),
                   message="the push in _PushStatus")
         check(True, "a push to the channel cats is sent and listed from _PushStatus")
+        pushes = lambda: rest("GET", "/classes/_PushStatus?count=1&limit=0")[1]["count"]
+        stored = pushes()
+        # A payload that is not JSON, then one that is, sent in an hour with an expiration.
+        Select(self.css("#push-format")).select_by_value("json")
+        self.visible("#push-payload").send_keys('{"alert": "Dinner"')
+        self.press(self.driver.find_element(By.ID, "push-send"))
+        self.wait(lambda d: self.status_text() == "The payload must be JSON.", message="the payload refused")
+        check(pushes() == stored, "a payload that is not JSON is refused in the page, and nothing is stored")
+        self.css("#push-payload").send_keys(', "sound": "bell.caf"}')
+        Select(self.css("#push-timing")).select_by_value("utc")
+        due = time.strftime("%Y-%m-%dT%H:%M", time.gmtime(time.time() + 3600))
+        self.driver.execute_script("arguments[0].value = arguments[1]", self.css("#push-time"), due)
+        Select(self.css("#push-expiry")).select_by_value("after")
+        self.css("#push-expiry-interval").send_keys("7200")
+        self.press(self.driver.find_element(By.ID, "push-send"))
+        self.wait(lambda d: self.status_text() == "Push scheduled.", message="the push scheduled")
+        status, answer = rest("GET", "/classes/_PushStatus?order=-createdAt&limit=1")
+        latest = answer["results"][0]
+        check(latest["status"] == "scheduled" and latest["pushTime"].startswith(due)
+              and json.loads(latest["payload"]) == {"alert": "Dinner", "sound": "bell.caf"}
+              and latest.get("expiration_interval") == 7200,
+              "the JSON payload is scheduled for %sZ with its expiration, as the API shows: %s" % (due, latest))
+        self.wait(lambda d: d.find_element(By.CSS_SELECTOR, '#push-status tr[data-object-id="%s"]' % latest["objectId"])
+                  .get_attribute("data-status") == "scheduled", message="the scheduled push listed")
+        # An audience saved from a query, then chosen: the page counts what it reaches.
+        Select(self.css("#push-audience")).select_by_value("where")
+        self.visible("#push-where").send_keys('{"deviceType": "android", "installationId": "dash-install-1"}')
+        self.css("#push-audience-name").send_keys("Walk androids")
+        self.click("#push-save-audience")
+        self.wait(lambda d: self.status_text() == "Audience Walk androids saved.", message="the audience saved")
+        status, audiences = rest("GET", "/push_audiences")
+        saved = [item for item in audiences["results"] if item["name"] == "Walk androids"]
+        check(len(saved) == 1 and saved[0]["query"] == {"deviceType": "android", "installationId": "dash-install-1"},
+              "the audience is stored with its query: %s" % saved)
+        Select(self.css("#push-audience")).select_by_value("audience:" + saved[0]["objectId"])
+        self.wait(lambda d: self.text("#push-reach") == "Reaches 1 device.", message="the audience's reach")
+        check(True, "the saved audience is offered and reaches 1 device")
+        # The walk's pushes, each with the status its counts say once it has finished.
+        def settled(d):
+            rows = [row for row in rest("GET", "/classes/_PushStatus?order=-createdAt&limit=50")[1]["results"]
+                    if row["objectId"] == latest["objectId"] or "A new cat on the wall" in row["payload"]]
+            return None if any(row["status"] in ("pending", "running") for row in rows) else rows
+        rows = self.wait(settled, message="the pushes to finish")
+        self.go("#/push")
+        self.visible("#push-status")
+        for row in rows:
+            sent, failed = row.get("numSent", 0), row.get("numFailed", 0)
+            expected = row["status"] if row["status"] != "succeeded" else (
+                "failed" if failed and not sent else "partly failed" if failed else "reached no device" if not sent else "succeeded")
+            shown = self.css('#push-status tr[data-object-id="%s"]' % row["objectId"]).get_attribute("data-status")
+            check(shown == expected, "push %s (%s sent, %s failed) shows %r" % (row["objectId"], sent, failed, shown))
+        rest("DELETE", "/push_audiences/" + saved[0]["objectId"])
         self.shot("push")
 
     def config(self):
@@ -633,6 +732,49 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
                   message="the job's run, succeeded, without reloading the page")
         check(True, "a job run from the Cloud Code tab, followed until it succeeded")
         self.shot("cloud-code")
+        self.schedule_a_job()
+
+    def schedule_a_job(self):
+        """A schedule added (after a refused one), run by the server, edited and deleted."""
+        schedules = lambda: rest("GET", "/cloud_code/jobs")[1]
+        before = len(schedules())
+        Select(self.css("#schedule-job")).select_by_value("CloudJob2")
+        self.css("#schedule-params").send_keys('{"from":"schedule"}')
+        Select(self.css("#schedule-repeat")).select_by_value("interval")
+        self.click("#schedule-save")
+        self.wait(lambda d: self.status_text() == "Repeat every whole number of minutes, 1 or more.", message="the schedule refused")
+        check(len(schedules()) == before, "a repeat without minutes is refused in the page, and nothing is stored")
+        self.css("#schedule-minutes").send_keys("60")
+        self.css("#schedule-description").send_keys("hourly from the walk")
+        self.click("#schedule-save")
+        self.wait(lambda d: self.status_text() == "CloudJob2 scheduled.", message="the schedule stored")
+        stored = [item for item in schedules() if item.get("description") == "hourly from the walk"]
+        check(len(stored) == 1 and stored[0]["repeatMinutes"] == 60 and stored[0]["params"] == '{"from":"schedule"}',
+              "the schedule is stored as a _JobSchedule: %s" % stored)
+        schedule_id = stored[0]["objectId"]
+        run = '#job-runs tbody tr[data-job="CloudJob2"][data-source="schedule"][data-status="succeeded"]'
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, run), timeout=60, message="the scheduled run")
+        _, statuses = rest("GET", "/classes/_JobStatus?order=-createdAt&limit=20")
+        scheduled = [item for item in statuses["results"] if item.get("source") == "schedule" and item["jobName"] == "CloudJob2"]
+        check(scheduled and scheduled[0]["params"] == {"from": "schedule"},
+              "the server started the scheduled run with its parameters, and the page shows it")
+        self.wait(lambda d: self.text('#schedules tr[data-schedule="%s"] .schedule-last-run' % schedule_id) != "not yet",
+                  message="the schedule's last run")
+        self.shot("job-schedule")
+        self.click('#schedules tr[data-schedule="%s"] .schedule-edit' % schedule_id)
+        description = self.css("#schedule-description")
+        description.clear()
+        description.send_keys("edited by the walk")
+        self.click("#schedule-save")
+        self.wait(lambda d: self.status_text() == "Schedule saved.", message="the schedule saved")
+        edited = [item for item in schedules() if item["objectId"] == schedule_id]
+        check(edited and edited[0].get("description") == "edited by the walk" and edited[0]["repeatMinutes"] == 60,
+              "the schedule edited: %s" % edited)
+        self.click('#schedules tr[data-schedule="%s"] .schedule-delete' % schedule_id)
+        self.driver.switch_to.alert.accept()
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '#schedules tr[data-schedule="%s"]' % schedule_id),
+                  message="the schedule deleted")
+        check(all(item["objectId"] != schedule_id for item in schedules()), "and deleted")
 
     def logs(self):
         marker = "dashlog%d" % int(time.time() * 1000)
@@ -644,6 +786,40 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         rows = self.driver.find_elements(By.CSS_SELECTOR, "#logs tbody tr")
         check(all(marker in row.text for row in rows), "the Logs tab shows the server's lines, narrowed by a search")
         self.shot("logs")
+
+    def settings(self):
+        """Settings: the keys, the master key only once asked for, and the whole app as one ZIP archive."""
+        self.go("#/settings")
+        value = lambda key: self.text('#keys tr[data-key="%s"] .key-value' % key)
+        self.wait(lambda d: value("applicationId") == APP_ID, message="the application id")
+        check(all(d for d in [self.css('#keys tr[data-key="%s"]' % key) for key in ("clientKey", "javascriptKey", "restAPIKey", "dotNetKey")]),
+              "Settings shows the application id %s and a row for each client key" % APP_ID)
+        check(MASTER_KEY not in self.driver.page_source and value("masterKey").startswith("hidden"),
+              "the master key is not in the page until asked for")
+        self.click("#show-master-key")
+        self.wait(lambda d: value("masterKey") == MASTER_KEY, message="the master key shown")
+        check(True, "Show reveals the master key")
+        self.shot("settings")
+        started = time.monotonic()
+        self.click("#export-app")
+        link = self.css("#export-app-link", timeout=300)
+        encoded = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1]; fetch(document.getElementById('export-app-link').href)"
+            ".then(r => r.arrayBuffer()).then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x);"
+            " done(btoa(s)); })")
+        archive = zipfile.ZipFile(io.BytesIO(base64.b64decode(encoded)))
+        check(archive.testzip() is None and link.get_attribute("download").endswith("-export.zip"),
+              "the export is a ZIP archive that Python's zipfile reads, made in %.1f s" % (time.monotonic() - started))
+        cats = json.loads(archive.read("Cat.json"))["results"]
+        _, stored = rest("GET", "/classes/Cat?count=1&limit=0")
+        check(len(cats) == stored["count"] and any(cat.get("name") == "Tom the Cat" for cat in cats),
+              "its Cat.json holds every Cat (%d)" % len(cats))
+        lines = archive.read("Cat.csv").decode().strip().split("\r\n")
+        check(len(lines) == len(cats) + 1 and "name" in lines[0].split(","), "its Cat.csv a header and a line per Cat")
+        classes = [item["className"] for item in json.loads(archive.read("schemas.json"))["results"]]
+        check("Cat" in classes and "_User" in classes and "_User.json" in archive.namelist(),
+              "with the schemas and the other classes, _User among them")
+        self.shot("settings-exported")
 
     def api_console(self):
         self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="console"]'))

@@ -15,6 +15,8 @@ public struct DashboardConfiguration: Sendable {
     public var assetsDirectory: String
     /// How long a login lasts (`PARSE_DASHBOARD_SESSION_LENGTH`, seconds).
     public var sessionLength: Int
+    /// The app's name in Settings: `PARSE_SERVER_APP_NAME`, the name its emails and pages use.
+    public var appName: String?
 
     /// nil when the dashboard is off. Refuses, as parse-dashboard does, to serve on an address other machines
     /// reach unless HTTPS is in front (a `https://` `PARSE_PUBLIC_SERVER_URL`) or insecure HTTP is allowed.
@@ -42,7 +44,8 @@ public struct DashboardConfiguration: Sendable {
         return DashboardConfiguration(
             path: path, users: try DashboardUsers(json: env.optional("PARSE_DASHBOARD_USERS")),
             allowInsecureHTTP: allowInsecure, assetsDirectory: assets,
-            sessionLength: try env.int("PARSE_DASHBOARD_SESSION_LENGTH", default: 28_800, in: 60...2_592_000))
+            sessionLength: try env.int("PARSE_DASHBOARD_SESSION_LENGTH", default: 28_800, in: 60...2_592_000),
+            appName: env.optional("PARSE_SERVER_APP_NAME"))
     }
 
     /// The image's copy of the files, else the repository's (a build run from its checkout).

@@ -17,13 +17,14 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
     let applicationId: String
     let masterKey: String
     let readOnlyMasterKey: String?
+    let clientKeys: ClientKeys
     let mountPath: String
     let fallbackHost: String
     let imageSources: [String]
 
     init(inner: Inner, configuration: DashboardConfiguration, assets: DashboardAssets, cookies: DashboardSessionCookie,
-         applicationId: String, masterKey: String, readOnlyMasterKey: String?, mountPath: String, fallbackHost: String,
-         imageSources: [String]) {
+         applicationId: String, masterKey: String, readOnlyMasterKey: String?, clientKeys: ClientKeys, mountPath: String,
+         fallbackHost: String, imageSources: [String]) {
         self.inner = inner
         self.configuration = configuration
         self.assets = assets
@@ -31,6 +32,7 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
         self.applicationId = applicationId
         self.masterKey = masterKey
         self.readOnlyMasterKey = readOnlyMasterKey
+        self.clientKeys = clientKeys
         self.mountPath = mountPath
         self.fallbackHost = fallbackHost
         self.imageSources = imageSources
@@ -94,6 +96,7 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
         }
         let relative = String(request.path.dropFirst(configuration.path.count + 1))
         if relative == "session" { return sessionResponse(request, client: client) }
+        if relative == "keys" { return DashboardKeys(responder: self).response(to: request, client: client) }
         guard let asset = assets[relative] else {
             return DashboardResponses.error(404, code: 108, "No such dashboard page.", headers: headers(client))
         }
@@ -138,15 +141,9 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
     /// origin all hold, refused otherwise. Without the header it is an ordinary client's request.
     func authorize(_ request: HTTPRequest) -> Decision {
         guard hasDashboardToken(request) else { return .pass }
-        let client = client(request)
         let refusal = ParseErrorBody.json(ParseError(.operationForbidden, "The dashboard session was refused."))
         let refused = Decision.refuse(ParseResponses.json(403, refusal))
-        guard insecureRefusal(client) == nil, client.sentFromOurPages(request),
-              let cookie = DashboardSessionCookie.value(in: request.headers.values("Cookie")),
-              let session = cookies.session(cookie),
-              let sent = request.headers[Self.csrfHeader], ConstantTime.equals(sent, session.csrfToken) else {
-            return refused
-        }
+        guard let session = loggedInSession(request) else { return refused }
         var request = request
         request.headers.remove(Self.csrfHeader)
         request.headers.set("X-Parse-Application-Id", applicationId)
@@ -157,5 +154,17 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
             request.headers.set("X-Parse-Master-Key", masterKey)
         }
         return .asAdmin(request)
+    }
+
+    /// The login a request from the dashboard's pages acts for: its cookie, its CSRF token and its origin all hold.
+    func loggedInSession(_ request: HTTPRequest) -> DashboardSessionCookie.Session? {
+        let client = client(request)
+        guard insecureRefusal(client) == nil, client.sentFromOurPages(request),
+              let cookie = DashboardSessionCookie.value(in: request.headers.values("Cookie")),
+              let session = cookies.session(cookie),
+              let sent = request.headers[Self.csrfHeader], ConstantTime.equals(sent, session.csrfToken) else {
+            return nil
+        }
+        return session
     }
 }

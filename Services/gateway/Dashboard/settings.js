@@ -1,0 +1,74 @@
+// The Settings tab: the app's name, its application id and server URL, the keys a client needs (the master key
+// only on request, and never to a read-only user: the server refuses it), and an export of every class as JSON
+// and CSV in one ZIP archive with the schemas beside them.
+import { api, dashboardPath, session } from './api.js';
+import { attempt, h } from './dom.js';
+import { allObjects, toCSV } from './transfer.js';
+import { zipArchive } from './zip.js';
+
+const KEYS = [['clientKey', 'Client key'], ['javascriptKey', 'JavaScript key'], ['restAPIKey', 'REST API key'],
+  ['dotNetKey', '.NET key']];
+
+async function keys(withMasterKey) {
+  const response = await fetch(dashboardPath() + '/keys' + (withMasterKey ? '?masterKey=1' : ''), {
+    credentials: 'same-origin', cache: 'no-store', headers: { 'X-Parse-Dashboard-Token': session().csrfToken },
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  return body;
+}
+
+export async function showSettings(view) {
+  const app = await keys(false);
+  const serverURL = location.origin + (session().mountPath === '/' ? '' : session().mountPath);
+  const row = (id, name, value) => h('tr', { dataset: { key: id } }, h('th', {}, name),
+    h('td', { class: 'key-value' }, value ?? h('span', { class: 'empty' }, 'not set')));
+  const masterValue = h('span', { class: 'hint' }, 'hidden');
+  const showMaster = h('button', { id: 'show-master-key', type: 'button', disabled: !app.canSeeMasterKey }, 'Show');
+  showMaster.addEventListener('click', () => attempt(async () => {
+    const answer = await keys(true);
+    masterValue.className = '';
+    masterValue.textContent = answer.masterKey;
+    showMaster.remove();
+  }, 'The master key is shown until you leave this page.'));
+  const keyTable = h('table', { id: 'keys', class: 'rows' }, h('tbody', {},
+    row('appName', 'App name', app.appName), row('applicationId', 'Application ID', app.applicationId),
+    row('serverURL', 'Server URL', serverURL),
+    KEYS.map(([id, name]) => row(id, name, app[id])),
+    h('tr', { dataset: { key: 'masterKey' } }, h('th', {}, 'Master key'),
+      h('td', { class: 'key-value' }, masterValue, ' ', showMaster))));
+
+  const progress = h('p', { id: 'export-progress', class: 'hint' });
+  const exportButton = h('button', { id: 'export-app', type: 'button' }, 'Export all data');
+  exportButton.addEventListener('click', () => attempt(async () => {
+    exportButton.disabled = true;
+    try {
+      progress.replaceChildren(await exportApp(app.appName || app.applicationId));
+    } finally {
+      exportButton.disabled = false;
+    }
+  }, 'The export is ready.'));
+
+  view.append(
+    h('section', { class: 'card', id: 'settings-keys' }, h('h2', {}, 'Keys'),
+      h('p', { class: 'hint' }, 'What a client needs to reach this app. Keys are set where the server is started.'), keyTable),
+    h('section', { class: 'card', id: 'settings-export' }, h('h2', {}, 'Export data'),
+      h('p', { class: 'hint' }, 'Every class as JSON (as the data browser imports it) and as CSV, with the schemas, in one ZIP archive.'),
+      exportButton, progress));
+}
+
+async function exportApp(name) {
+  const { results: schemas } = await api('GET', 'schemas');
+  const files = [{ name: 'schemas.json', text: JSON.stringify({ results: schemas }, null, 2) }];
+  const counts = [];
+  for (const schema of schemas) {
+    const objects = await allObjects(schema.className);
+    files.push({ name: `${schema.className}.json`, text: JSON.stringify({ results: objects }, null, 2) },
+      { name: `${schema.className}.csv`, text: toCSV(objects) });
+    counts.push(`${schema.className}: ${objects.length}`);
+  }
+  const fileName = `${name.replace(/[^A-Za-z0-9_.-]+/g, '-')}-export.zip`;
+  const link = h('a', { id: 'export-app-link', href: URL.createObjectURL(zipArchive(files)), download: fileName }, fileName);
+  link.click();
+  return h('span', {}, link, ` (${schemas.length} classes; rows: ${counts.join(', ')})`);
+}
