@@ -29,7 +29,8 @@ public enum AuthService: BuildableService {
     public static let migrations: [Migration] = [OutboxMigration.migration, AuthMigrations.tables, AuthDataMigration.migration,
                              PasswordPolicyMigration.migration, EmailTokenMigration.migration,
                              IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration,
-                             CacheGenerations.migration(version: 8), SessionCacheLeases.migration]
+                             CacheGenerations.migration(version: 8), SessionCacheLeases.migration,
+                             RuntimeSettings.migration(version: 10)]
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
@@ -37,9 +38,19 @@ public enum AuthService: BuildableService {
         let settings = configuration.settings
         let logger = Logger(service: "auth", level: configuration.service.logLevel)
         let lookup = UserLookupHandler(pool: pool)
-        let routes = AuthRouter(pool: pool, settings: settings,
-                                includes: .posts(bus, users: lookup,
-                                                timeout: PointerIncludes.timeout(requestTimeout: configuration.service.requestTimeout)))
+        let includes = PointerIncludes.posts(bus, users: lookup,
+                                             timeout: PointerIncludes.timeout(requestTimeout: configuration.service.requestTimeout))
+        let routes = AuthRouter(pool: pool, settings: settings, includes: includes)
+        let runtimeOwner = AuthRuntimeSettings(startUp: settings)
+        let runtime = RuntimeSettings(pool: pool, owner: runtimeOwner)
+        runtime.register(&handlers.router)
+        // The routes with the settings in force: those changed at run time, read for the requests they apply to.
+        let routesInForce = { @Sendable (request: RESTRequest) async throws -> AuthRouter in
+            guard AuthRuntimeSettings.appliesTo(method: request.method, path: request.path) else { return routes }
+            let overrides = try await runtime.overrides()
+            guard !overrides.isEmpty else { return routes }
+            return AuthRouter(pool: pool, settings: try runtimeOwner.applying(overrides), includes: includes)
+        }
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
@@ -55,7 +66,7 @@ public enum AuthService: BuildableService {
                             var request = AuthRequest(command, logger: logger, cloud: cloud, calls: bus,
                                                       requestTimeout: configuration.service.requestTimeout)
                             request.limits = settings.requestComplexity
-                            return try await routes.handle(request)
+                            return try await routesInForce(command.payload).handle(request)
                         } catch let error as PostgresError where !error.isConnectionFailure {
                             // What the client sent and PostgreSQL refused: a Parse error for it, PostgreSQL's words
                             // for the log.

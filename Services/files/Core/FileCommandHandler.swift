@@ -11,12 +11,22 @@ struct FileCommandHandler: Sendable {
     let store: FileStore
     let policy: FileUploadPolicy
     var cloud: CloudTriggers? = nil
+    /// The run-time value of `fileUpload` (`/settings`); nil: `policy` as the service started with it.
+    var settings: RuntimeSettings? = nil
+
+    /// The upload policy in force now: read from the service's own table, so a change answered by `/settings`
+    /// applies to the next upload on every replica.
+    func currentPolicy() async throws -> FileUploadPolicy {
+        guard let settings else { return policy }
+        return try FilesRuntimeSettings(startUp: policy).policy(try await settings.overrides())
+    }
 
     func create(_ command: RawCommand) async throws -> RawMessage {
         guard let request = FileCreateRequest(headers: command.headers) else { throw Self.malformed(command) }
         if command.identity.isReadOnlyMaster && !command.identity.isMaster {
             throw ParseError(.operationForbidden, "read-only masterKey isn't allowed to create a file.")
         }
+        let policy = try await currentPolicy()
         if let refusal = policy.refusal(isMaster: command.identity.isMaster, userId: command.identity.userId) {
             throw ParseError(.fileSaveError, refusal)
         }

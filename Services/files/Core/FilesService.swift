@@ -22,14 +22,17 @@ public enum FilesService: BuildableService {
     }
 
     public static let migrations: [Migration] = [OutboxMigration.migration, FilesMigrations.tables,
-                                                 CacheGenerations.migration(version: 3)]
+                                                 CacheGenerations.migration(version: 3), RuntimeSettings.migration(version: 4)]
 
     /// The service's handlers over `bus` (Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
         var handlers = ServiceHandlers()
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
-        let handler = FileCommandHandler(store: FileStore(pool: pool), policy: configuration.policy, cloud: cloud)
+        let settings = RuntimeSettings(pool: pool, owner: FilesRuntimeSettings(startUp: configuration.policy))
+        let handler = FileCommandHandler(store: FileStore(pool: pool), policy: configuration.policy, cloud: cloud,
+                                         settings: settings)
         var router = CommandRouter()
+        settings.register(&router)
         CacheGenerations.register(&router, pool: pool)
         // The commands that may run a file trigger check the trigger list they decide with (reads run none).
         router.registerRaw(FileCommands.create) { command, _ in

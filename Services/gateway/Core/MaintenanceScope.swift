@@ -19,6 +19,6 @@ enum MaintenanceScope {
 
     private static let masterOnly: Set<String> = [
         "schemas", "purge", "hooks", "push", "push_audiences", "jobs", "cloud_code", "scriptlog", "serverInfo",
-        "loginAs", "analytics",
+        "loginAs", "analytics", "settings",
     ]
 }

@@ -65,7 +65,7 @@ enum RouteTemplate {
 
     private static let singles: [String] = [
         "login", "logout", "batch", "config", "serverInfo", "requestPasswordReset", "verifyPassword",
-        "upgradeToRevocableSession", "verificationEmailRequest", "loginAs", "graphql", "scriptlog", "apps", "challenge",
+        "upgradeToRevocableSession", "verificationEmailRequest", "loginAs", "graphql", "scriptlog", "apps", "challenge", "settings",
     ]
 
     /// What a first segment leads to: its own template, the templates below it, and `<first>/other`.

@@ -36,7 +36,7 @@ struct ObjectReader {
             return (rows.first?["__fingerprint"], (object, schema))
         }
         guard let (object, schema) = found else {
-            try context.mayUseMissingClass(className)
+            try await context.mayUseMissingClass(className, on: connection)
             throw ParseError(.objectNotFound, "Object not found.")
         }
         guard var object else { throw ParseError(.objectNotFound, "Object not found.") }
@@ -95,7 +95,7 @@ struct ObjectReader {
             return (fingerprint, (objects, count, schema))
         }
         guard let found else {
-            try context.mayUseMissingClass(className)
+            try await context.mayUseMissingClass(className, on: connection)
             // parse-server refuses a bad query whether or not its class exists.
             _ = try await prepareFind(ClassSchema(className: className), options: options)
             return FindResult(results: [], count: options.count ? 0 : nil)

@@ -18,7 +18,7 @@ struct ObjectWriter {
                                  customObjectId: context.configuration.allowCustomObjectId)
         var current = known
         if current == nil { current = try await SchemaStore.load(className, on: connection) }
-        if current == nil { try context.mayUseMissingClass(className) }
+        if current == nil { try await context.mayUseMissingClass(className, on: connection) }
         try ClassPermissions.check("create", schema: current, identity: context.identity)
         let schema = try await grow(className, current: current, plan: plan)
 
@@ -67,7 +67,7 @@ struct ObjectWriter {
         var loaded = known
         if loaded == nil { loaded = try await SchemaStore.load(className, on: connection) }
         guard let current = loaded else {
-            try context.mayUseMissingClass(className)
+            try await context.mayUseMissingClass(className, on: connection)
             throw ParseError(.objectNotFound, "Object not found.")
         }
         try ClassPermissions.check("update", schema: current, identity: context.identity)
@@ -129,7 +129,7 @@ struct ObjectWriter {
     func delete(_ className: String, objectId: String) async throws {
         try ClassPermissions.refuseReadOnlyMaster(context.identity, "delete")
         guard let schema = try await SchemaStore.load(className, on: connection) else {
-            try context.mayUseMissingClass(className)
+            try await context.mayUseMissingClass(className, on: connection)
             throw ParseError(.objectNotFound, "Object not found.")
         }
         try ClassPermissions.check("delete", schema: schema, identity: context.identity)

@@ -80,6 +80,9 @@ struct PostsHandler: Sendable {
         case ("purge", 2):
             guard request.method == "DELETE" else { break }
             return try await connections.run { try await SchemasHandler(context: context).purge(parts[1], on: $0) }
+        case ("settings", 1):
+            guard let settings = context.settings else { break }
+            return try await settings.handle(request)
         case ("serverInfo", 1):
             return try ServerInfoHandler.handle(request, identity: context.identity)
         case ("aggregate", 2):

@@ -56,6 +56,7 @@ public enum PostsService: BuildableService {
         handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let posts = configuration.posts
+        let runtimeSettings = RuntimeSettings(pool: pool, owner: PostsRuntimeSettings(startUp: posts))
         CacheGenerations.register(&handlers.router, pool: pool)
         handlers.router.register(RelationMembers.type, RelationMembers.self) { command, _ in
             try await pool.withConnection { try await RelationMembersHandler.members(command.payload, on: $0, schemas: schemas) }
@@ -71,7 +72,10 @@ public enum PostsService: BuildableService {
                                          foreignSubqueries: ForeignSubqueries(
                                              calls: bus, identity: command.identity, requestId: command.requestId,
                                              depth: command.payload.subqueryDepth ?? 0,
-                                             timeout: configuration.service.requestTimeout))
+                                             timeout: configuration.service.requestTimeout),
+                                         settings: SettingsHandler(local: runtimeSettings, calls: bus, identity: command.identity,
+                                                                   requestId: command.requestId,
+                                                                   timeout: configuration.service.requestTimeout))
             let handler = PostsHandler(context: context)
             // Connections are borrowed step by step, so none is held while Cloud Code runs a trigger.
             return try await cloud.withCurrentRegistrations {

@@ -21,6 +21,9 @@ struct RequestContext: Sendable {
     var once: IdempotentRequests? = nil
     /// Where subqueries over other services' classes go, as this caller; nil where no bus is at hand.
     var foreignSubqueries: ForeignSubqueries? = nil
+    /// `/settings` and the run-time values of the settings; nil where there are none (tools, tests): the start-up
+    /// configuration then holds.
+    var settings: SettingsHandler? = nil
 
     /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
     var codec: ValueCodec {
@@ -34,9 +37,12 @@ struct RequestContext: Sendable {
         try cloud?.requireCurrent(row?.int("__hooks").map(Int64.init))
     }
 
-    /// Whether this caller may make `className` exist by writing to or reading it.
-    func mayUseMissingClass(_ className: String) throws(ParseError) {
-        guard identity.isMaster || configuration.allowClientClassCreation else {
+    /// Whether this caller may make `className` exist by writing to or reading it: `allowClientClassCreation` as it
+    /// is now, read on `connection` (inside the request's transaction, where it has one).
+    func mayUseMissingClass(_ className: String, on connection: PostgresConnection) async throws {
+        guard !identity.isMaster else { return }
+        let overrides = settings == nil ? [:] : try await RuntimeSettings.overrides(on: connection)
+        guard try PostsRuntimeSettings(startUp: configuration).allowClientClassCreation(overrides) else {
             throw ParseError(.operationForbidden, "This user is not allowed to access non-existent class: \(className)")
         }
     }
