@@ -1,8 +1,9 @@
 // The Settings tab: the app's name, its application id and server URL, the keys a client needs (the master key
-// only on request, and never to a read-only user: the server refuses it), and an export of every class as JSON
-// and CSV in one ZIP archive with the schemas beside them.
+// only on request, and never to a read-only user: the server refuses it), the settings that change while the
+// server runs (`/settings`), and an export of every class as JSON and CSV in one ZIP archive with the schemas.
 import { api, dashboardPath, session } from './api.js';
 import { attempt, h } from './dom.js';
+import { settingsForm } from './runtime-settings.js';
 import { allObjects, toCSV } from './transfer.js';
 import { zipArchive } from './zip.js';
 
@@ -52,6 +53,7 @@ export async function showSettings(view) {
   view.append(
     h('section', { class: 'card', id: 'settings-keys' }, h('h2', {}, 'Keys'),
       h('p', { class: 'hint' }, 'What a client needs to reach this app. Keys are set where the server is started.'), keyTable),
+    await settingsForm(),
     h('section', { class: 'card', id: 'settings-export' }, h('h2', {}, 'Export data'),
       h('p', { class: 'hint' }, 'Every class as JSON (as the data browser imports it) and as CSV, with the schemas, in one ZIP archive.'),
       exportButton, progress));

@@ -800,6 +800,7 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         self.wait(lambda d: value("masterKey") == MASTER_KEY, message="the master key shown")
         check(True, "Show reveals the master key")
         self.shot("settings")
+        self.runtime_settings()
         started = time.monotonic()
         self.click("#export-app")
         link = self.css("#export-app-link", timeout=300)
@@ -820,6 +821,31 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         check("Cat" in classes and "_User" in classes and "_User.json" in archive.namelist(),
               "with the schemas and the other classes, _User among them")
         self.shot("settings-exported")
+
+    def runtime_settings(self):
+        """A setting changed while the server runs: refused when wrong, applied to the next request, then reset."""
+        settings = lambda: rest("GET", "/settings")[1]
+        policy = self.css("#setting-passwordPolicy")
+        policy.clear()
+        policy.send_keys('{"maxPasswordHistory": 99}')
+        self.click("#settings-save")
+        self.wait(lambda d: "maxPasswordHistory" in self.status_text(), message="the policy refused")
+        check(settings()["changed"] == [], "a password policy the server cannot take is refused in the page (%r), and nothing is stored"
+              % self.status_text())
+        policy.clear()
+        self.click("#setting-allowClientClassCreation")
+        self.click("#settings-save")
+        self.wait(lambda d: self.status_text().startswith("Settings saved"), message="the setting saved")
+        current = settings()
+        check(current["settings"]["allowClientClassCreation"] is False and current["changed"] == ["allowClientClassCreation"],
+              "client class creation switched off from the page: %s" % current["changed"])
+        status, answer = rest("POST", "/classes/WalkNoSuchClass%d" % int(time.time()), {"a": 1}, master=False)
+        check(status in (400, 403) and answer.get("code") == 119, "the next client request that would make a class is refused: %s" % answer)
+        self.shot("runtime-settings")
+        self.click('#runtime-settings tr[data-setting="allowClientClassCreation"] .setting-reset')
+        self.wait(lambda d: self.status_text().endswith("back to the start-up value."), message="the setting reset")
+        current = settings()
+        check(current["settings"]["allowClientClassCreation"] is True and current["changed"] == [], "and back to the start-up value")
 
     def api_console(self):
         self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="console"]'))
