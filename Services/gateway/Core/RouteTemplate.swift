@@ -60,7 +60,7 @@ enum RouteTemplate {
         ("sessions", ["me"], ":objectId"),
         ("health", ["ready"], nil),
         ("push", [], ":objectId"),
-        ("analytics", ["requests"], nil),
+        ("analytics", ["requests", "active"], nil),
     ]
 
     private static let singles: [String] = [

@@ -1,11 +1,13 @@
-// The Analytics tab: API requests per hour by route and status, and custom events per hour with their
-// dimensions, from the counts posts keeps.
+// The Analytics tab: API requests per hour by route and status, custom events per hour with their dimensions,
+// and the app's active users per day with weekly retention, from what posts keeps.
 import { api } from './api.js';
 import { h } from './dom.js';
 import { barChart, hourRange } from './charts.js';
 
 export async function showAnalytics(view) {
-  const [requests, events] = await Promise.all([api('GET', 'analytics/requests'), api('GET', 'events')]);
+  const [requests, events, activity] = await Promise.all([api('GET', 'analytics/requests'), api('GET', 'events'),
+    api('GET', 'analytics/active')]);
+  showActivity(view, activity);
   view.append(h('h2', {}, 'API requests per hour'));
   const rows = requests.results;
   const hours = hourRange(rows);
@@ -57,6 +59,30 @@ export async function showAnalytics(view) {
       h('tbody', {}, entries.flatMap(([dimension, values]) => Object.entries(values).map(([value, count]) =>
         h('tr', {}, h('td', {}, dimension), h('td', {}, value), h('td', { class: 'number' }, count)))))));
   }
+}
+
+// Users (or installations without a signed-in user) that sent `AppOpened` or another event, per day; and the weekly
+// cohorts of those first seen in a week, with how many came back in each following week.
+function showActivity(view, activity) {
+  view.append(h('h2', {}, 'Active users'),
+    h('p', { id: 'active-totals', dataset: { lastDay: activity.lastDay, last7Days: activity.last7Days, last30Days: activity.last30Days } },
+      `Last day: ${activity.lastDay}. Last 7 days: ${activity.last7Days}. Last 30 days: ${activity.last30Days}.`),
+    h('p', { class: 'hint' }, 'A user, or an installation without a signed-in user, that sent AppOpened (the SDKs send it when the app opens) or another event that day.'));
+  const days = activity.days.map((item) => item.day);
+  view.append(activity.days.some((item) => item.active > 0)
+    ? barChart('active-chart', days, [{ name: 'active', counts: Object.fromEntries(activity.days.map((item) => [item.day, item.active])) }],
+      { label: (day) => (day.endsWith('-01') || day === days[0] ? day.slice(5) : day.slice(8)) })
+    : h('p', { class: 'hint' }, 'No activity yet.'));
+  view.append(h('h2', {}, 'Retention'));
+  const weeks = Math.max(0, ...activity.cohorts.map((cohort) => cohort.returned.length));
+  view.append(h('table', { id: 'retention', class: 'rows' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'first seen in the week of'), h('th', {}, 'new'),
+      Array.from({ length: weeks }, (_, index) => h('th', {}, `week ${index + 1}`)))),
+    h('tbody', {}, activity.cohorts.length ? activity.cohorts.map((cohort) => h('tr', { dataset: { week: cohort.week, new: cohort.new } },
+      h('td', {}, cohort.week), h('td', { class: 'number' }, cohort.new),
+      Array.from({ length: weeks }, (_, index) => h('td', { class: 'number' }, index < cohort.returned.length
+        ? `${cohort.returned[index]} (${Math.round((100 * cohort.returned[index]) / Math.max(1, cohort.new))}%)` : ''))))
+      : h('tr', {}, h('td', { class: 'empty', colspan: 2 }, 'No cohorts yet.')))));
 }
 
 function meter(fraction) {

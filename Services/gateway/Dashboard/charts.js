@@ -5,8 +5,9 @@ const COLORS = ['#169cee', '#e36d3d', '#59b36d', '#b668c9', '#e8b41c', '#6c7a89'
 
 export function colorOf(index) { return COLORS[index % COLORS.length]; }
 
-// `hours`: sorted ISO hour strings; `series`: [{name, counts: {hour: n}}].
-export function barChart(id, hours, series, { width = 760, height = 220 } = {}) {
+// `hours`: sorted ISO hour strings (or any sorted keys, with `label` to write each under its bar); `series`:
+// [{name, counts: {hour: n}}].
+export function barChart(id, hours, series, { width = 760, height = 220, label = (hour) => hour.slice(11, 13) + 'h' } = {}) {
   const left = 40, bottom = 40, top = 10;
   const totals = hours.map((hour) => series.reduce((sum, item) => sum + (item.counts[hour] || 0), 0));
   const maximum = Math.max(1, ...totals);
@@ -29,7 +30,7 @@ export function barChart(id, hours, series, { width = 760, height = 220 } = {}) 
       }, svg('title', {}, `${item.name} ${hour}: ${count}`)));
     });
     chart.append(svg('text', { x: left + index * slot + slot / 2, y: height - bottom + 14, 'text-anchor': 'middle', class: 'tick' },
-      hour.slice(11, 13) + 'h'));
+      label(hour)));
     chart.append(svg('text', { x: left + index * slot + slot / 2, y: top + (height - bottom - top) - totals[index] * scale - 2,
       'text-anchor': 'middle', class: 'tick' }, totals[index] ? String(totals[index]) : ''));
   });

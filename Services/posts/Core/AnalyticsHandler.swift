@@ -7,8 +7,9 @@ import ServiceKit
 import Storage
 
 /// `POST /events/<name>` (`AppOpened` and custom events): answers `{}` as parse-server does, publishes the event as
-/// `analytics.<name>.v1` and counts it per hour, and per hour and dimension value, in `analytics_counts`, all in
-/// one transaction. `GET /events` and `GET /events/<name>` (master key) read the counts back.
+/// `analytics.<name>.v1` and counts it per hour, and per hour and dimension value, in `analytics_counts`, and marks
+/// its sender (the user, else the installation) active that day (`ActiveUsers`), all in one transaction.
+/// `GET /events` and `GET /events/<name>` (master key) read the counts back.
 struct AnalyticsHandler {
     let context: RequestContext
 
@@ -32,6 +33,9 @@ struct AnalyticsHandler {
                 SELECT \(names), \(hour), d.dimension, d.value, 1 FROM unnest(\(keys)::text[], \(values)::text[]) AS d(dimension, value)
                 ON CONFLICT (event_name, hour, dimension, value) DO UPDATE SET count = analytics_counts.count + 1
                 """, parameters.values)
+            if let subject = ActiveUsers.subject(context.identity) {
+                try await ActiveUsers.mark(subject, at: event.at, on: connection)
+            }
             var data: [String: JSONValue] = [
                 "name": .string(event.name), "at": .string(ParseDate.string(from: event.at)),
                 "dimensions": .object(event.dimensions.mapValues { .string($0) }),

@@ -26,6 +26,13 @@ enum PlatformMigrations {
 extension PlatformMigrations {
     /// API requests per hour, route template and status, as the gateways report them (`requests.count.v1`), and
     /// the reports already added, by id, so a report sent twice counts once.
+    /// Who was active on which day, for the dashboard's active users and retention (`ActiveUsers`): a user, or an
+    /// installation without a signed-in user, that sent an analytics event (`AppOpened` or its own) that day.
+    static let activeDays = Migration(version: 15, name: "active days", sql: """
+        CREATE TABLE IF NOT EXISTS analytics_active (day date NOT NULL, subject text NOT NULL, PRIMARY KEY (day, subject));
+        CREATE INDEX IF NOT EXISTS analytics_active_subject ON analytics_active (subject, day);
+        """)
+
     static let requestCounts = Migration(version: 10, name: "request counts", sql: """
         CREATE TABLE IF NOT EXISTS request_counts (
             hour timestamptz NOT NULL, route text NOT NULL, status integer NOT NULL, count bigint NOT NULL,

@@ -59,6 +59,8 @@ struct PostsHandler: Sendable {
             return try await connections.run {
                 try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil, on: $0)
             }
+        case ("analytics", 2) where parts[1] == "active":
+            return try await connections.run { try await ActiveUsers.read(request, identity: context.identity, on: $0) }
         case ("analytics", 2) where parts[1] == "requests":
             return try await connections.run { try await RequestCountsHandler.read(request, identity: context.identity, on: $0) }
         case ("push", 1):

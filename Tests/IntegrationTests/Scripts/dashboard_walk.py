@@ -521,6 +521,10 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         for breed in ("tabby", "tabby", "siamese"):
             status, _ = rest("POST", "/events/CatViewed", {"dimensions": {"breed": breed}}, master=False)
             check(status == 200, "a custom event CatViewed (%s) is sent" % breed)
+        status, user = rest("POST", "/users", {"username": "opener%d" % int(time.time() * 1000), "password": "pw-opener"}, master=False)
+        before = rest("GET", "/analytics/active")[1]["lastDay"]
+        status, _ = rest("POST", "/events/AppOpened", {}, master=False, token=user["sessionToken"])
+        check(status == 200, "a signed-in user's app sends AppOpened")
         self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="analytics"]'))
         deadline = time.time() + 30
         selector = '#requests-by-route tr[data-route="PUT /classes/:className/:objectId"][data-status="200"]'
@@ -542,6 +546,11 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
             "return Object.fromEntries([...document.querySelectorAll('table[data-event=\"CatViewed\"] tbody tr')]"
             ".map(r => [r.cells[1].textContent, Number(r.cells[2].textContent)]))")
         check(breeds.get("tabby", 0) >= 2 and breeds.get("siamese", 0) >= 1, "with their dimensions: %s" % breeds)
+        shown = int(self.css("#active-totals").get_attribute("data-last-day"))
+        check(shown == before + 1 and self.driver.find_elements(By.CSS_SELECTOR, "#active-chart rect.bar"),
+              "the user who opened the app is counted among the day's active users (%d)" % shown)
+        cohort = self.driver.find_elements(By.CSS_SELECTOR, "#retention tbody tr[data-week]")
+        check(cohort and sum(int(row.get_attribute("data-new")) for row in cohort) >= 1, "and in a retention cohort")
         self.shot("analytics")
 
     def photo_wall(self):
@@ -591,7 +600,11 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
     def push(self):
         rest("POST", "/installations", {"deviceType": "android", "installationId": "dash-install-1", "channels": ["cats"],
                                         "deviceToken": "token-1", "pushType": "gcm"}, master=False)
-        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="push"]'))
+        # Core chosen and, before it has drawn, Push: only Push may be drawn.
+        self.driver.execute_script("location.hash = '#/core'; setTimeout(() => { location.hash = '#/push'; }, 0)")
+        self.visible("#push-form")
+        time.sleep(1)
+        check(not self.driver.find_elements(By.ID, "classes"), "a view left before it has drawn does not draw under the next")
         Select(self.visible("#push-audience")).select_by_value("channels")
         self.visible("#push-channels").send_keys("cats")
         self.wait(lambda d: self.text("#push-reach") == "Reaches 1 device.", message="the count of devices reached")
