@@ -1,5 +1,5 @@
 import { loadSession, logIn, logOut, session } from './api.js';
-import { clear, say } from './dom.js';
+import { say } from './dom.js';
 import { showCore } from './core.js';
 import { showAnalytics } from './analytics.js';
 import { showPush } from './push.js';
@@ -25,7 +25,10 @@ async function route() {
   const [, tab = 'core', ...rest] = location.hash.split('/');
   const show = views[tab] || showCore;
   for (const link of document.querySelectorAll('nav a[data-tab]')) link.classList.toggle('active', link.dataset.tab === tab);
-  const view = clear(document.getElementById('view'));
+  // Each view draws into an element of its own: a view still loading when another is chosen then fills an element
+  // no longer on the page, instead of drawing itself under the new one.
+  const view = document.createElement('div');
+  document.getElementById('view').replaceChildren(view);
   say('');
   try {
     await show(view, rest.map(decodeURIComponent));
