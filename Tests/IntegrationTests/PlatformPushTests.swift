@@ -183,6 +183,47 @@ extension IntegrationSuite {
             await receiver.stop()
         }
 
+        /// A `push_time` without a zone: each device gets the push when its own zone reaches that time.
+        @Test func aPushAtALocalTimeReachesEachDeviceWhenItsZoneGetsThere() async throws {
+            let receiver = try PushReceiver()
+            try Self.deliver(to: receiver)
+            let channel = PostsHTTP.uniqueClass("local")
+            var tokens: [String: String] = [:]
+            // UTC+14 is past the time already; UTC and an unknown zone (read as UTC) reach it in a few seconds;
+            // UTC-11 only in eleven hours.
+            for zone in ["Pacific/Kiritimati", "UTC", "Mars/Olympus_Mons", "Pacific/Pago_Pago"] {
+                let token = "tok-" + UUID().uuidString
+                let reply = try await PostsHTTP.send("POST", "/installations", [
+                    "installationId": UUID().uuidString, "deviceToken": token, "deviceType": "android",
+                    "channels": [channel], "timeZone": zone,
+                ])
+                #expect(reply.status == 201, "\(reply.text)")
+                tokens[zone] = token
+            }
+            let due = Date().addingTimeInterval(8)
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+            let local = formatter.string(from: due).replacingOccurrences(of: "Z", with: "")
+            let reply = try await Self.push(["channels": [channel], "data": ["alert": "local"], "push_time": local])
+            let id = try #require(reply.header("X-Parse-Push-Status-Id"), "\(reply.text)")
+            #expect(try await Self.status(id)["pushTime"] as? String == local + ".000", "kept without a zone")
+            let delivered = { Set(receiver.notifications(of: id).compactMap(\.deviceToken)) }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while delivered().count < 3 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            #expect(delivered() == Set([tokens["Pacific/Kiritimati"], tokens["UTC"], tokens["Mars/Olympus_Mons"]].compactMap { $0 }))
+            let byToken = Dictionary(receiver.notifications(of: id).compactMap { note in note.deviceToken.map { ($0, note.receivedAt) } }) { a, _ in a }
+            if let early = byToken[tokens["Pacific/Kiritimati"] ?? ""], let utc = byToken[tokens["UTC"] ?? ""] {
+                #expect(early < due, "UTC+14 got it at once")
+                #expect(utc >= due.addingTimeInterval(-1), "UTC got it when its clock reached the time")
+            }
+            // UTC-11 is still to come: the push is running, not done.
+            try await Task.sleep(for: .seconds(2))
+            let status = try await Self.status(id)
+            #expect(status["status"] as? String == "running" && status["numSent"] as? Int == 3, "\(status)")
+            #expect(receiver.notifications(of: id).count == 3)
+            await receiver.stop()
+        }
+
         @Test func failedDeliveriesAreCountedPerType() async throws {
             try TestStack.control(["stop-service", "push-adapter"])
             try TestStack.control(["start-service", "push-adapter"], settings: ["PARSE_PUSH_HTTP_ENDPOINTS": "*=http://127.0.0.1:9/closed"])

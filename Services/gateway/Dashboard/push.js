@@ -1,6 +1,6 @@
 // The Push tab: a notification to everyone, to channels, to a query over installations or to a saved audience
 // (`_Audience`), with the count of devices it reaches before it is sent; its message as text or as a JSON payload;
-// sent now or at a time, with an expiration. Below, the pushes sent so far (`_PushStatus`), each with a status
+// sent now or at a time (in this browser's zone, in UTC, or on each device's clock), with an expiration. Below, the pushes sent so far (`_PushStatus`), each with a status
 // read from its counts and the reasons devices failed.
 import { api } from './api.js';
 import { attempt, h, say } from './dom.js';
@@ -45,7 +45,7 @@ function pushForm() {
 
   const timing = h('select', { id: 'push-timing' }, h('option', { value: 'now' }, 'Now'),
     h('option', { value: 'at' }, 'At a time (this browser\'s time zone)'),
-    h('option', { value: 'utc' }, 'At a time (UTC)'));
+    h('option', { value: 'utc' }, 'At a time (UTC)'), h('option', { value: 'device' }, 'At a time on each device\'s clock'));
   const pushTime = h('input', { id: 'push-time', type: 'datetime-local' });
   const expiry = h('select', { id: 'push-expiry' }, h('option', { value: 'never' }, 'Never'),
     h('option', { value: 'at' }, 'At a time'), h('option', { value: 'after' }, 'After a number of seconds'));
@@ -165,7 +165,11 @@ function pushForm() {
     body() {
       const body = { where: query(), data: data() };
       if (audience.value.startsWith('audience:')) body.audience_id = audience.value.slice('audience:'.length);
-      if (timing.value !== 'now') {
+      if (timing.value === 'device') {
+        // No zone: each device gets it when its own time zone reaches this time.
+        if (!pushTime.value) throw new Error('Choose the time to send.');
+        body.push_time = `${pushTime.value}:00.000`;
+      } else if (timing.value !== 'now') {
         const at = moment(pushTime, timing.value === 'utc', 'the time to send');
         if (at.getTime() <= Date.now()) throw new Error('The time to send has passed.');
         body.push_time = at.toISOString();

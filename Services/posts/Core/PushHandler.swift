@@ -43,7 +43,7 @@ struct PushHandler {
             var master = context
             master.identity = .master
             let created = try await ObjectWriter(context: master, connection: connection).create(PlatformClasses.pushStatus, body: status)
-            try await PushJobs.add(statusId: created.objectId, push: push, dueAt: push.pushTime ?? now, on: connection)
+            try await PushJobs.add(statusId: created.objectId, push: push, dueAt: push.firstDue(now: now), on: connection)
             if let audienceId = push.audienceId { try await AudienceAnswers.markUsed(audienceId, on: connection) }
             return created.objectId
         }

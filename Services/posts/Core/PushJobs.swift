@@ -21,6 +21,8 @@ enum PushJobs {
     static func add(statusId: String, push: PushRequest, dueAt: Date, on connection: PostgresConnection) async throws {
         var request: [String: JSONValue] = ["where": .object(push.whereClause), "data": .object(push.data)]
         if let expiration = push.expirationDate { request["expirationTime"] = .string(expiration) }
+        // A time without a zone is each device's local time (`PushPage`: devices are sent to as their zone reaches it).
+        if push.localTime, let time = push.pushTime { request["localTime"] = .string(String(ParseDate.string(from: time).dropLast())) }
         switch push.badge {
         case .increment(let amount)?: request["badgeIncrement"] = .number(amount)
         case .set(let value)?: request["badgeSet"] = .number(value)

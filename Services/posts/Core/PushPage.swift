@@ -53,6 +53,8 @@ struct PushPage: Sendable {
         var parameters = SQLParameters()
         var deviceRows: String
         var badgeChange: String?
+        // For a push at each device's local time: the devices not due yet (`LocalTimeWaves`).
+        var later: String?
         if let schema = try await SchemaStore.load(PlatformClasses.installation, on: connection),
            schema.fields["deviceToken"] != nil, schema.fields["deviceType"] != nil {
             let mapping = ClassFieldMapping(schema: schema, identity: .master) { name in
@@ -71,12 +73,25 @@ struct PushPage: Sendable {
                     badgeChange = "\(parameters.bind(value))::double precision"
                 }
             }
-            let columns = badgeChange == nil ? deliveredColumns(schema, alias: "t0") : #"t0."objectId""#
-            deviceRows = """
-                SELECT \(columns) FROM \(table) AS t0
-                WHERE \(condition) AND t0."objectId" > (SELECT cursor FROM job)
-                ORDER BY t0."objectId" LIMIT \(PushJobs.pageSize)
-                """
+            var columns = badgeChange == nil ? deliveredColumns(schema, alias: "t0") : #"t0."objectId""#
+            if let localTime = request["localTime"]?.stringValue {
+                let due = LocalTimeWaves.due(localTime: parameters.bind(localTime), schema: schema, alias: "t0")
+                columns += ", \(due) AS __due"
+                deviceRows = """
+                    SELECT \(columns) FROM \(table) AS t0
+                    WHERE \(condition) AND \(due) <= now() AND (\(due), t0."objectId") > \(LocalTimeWaves.cursor)
+                    ORDER BY \(due), t0."objectId" LIMIT \(PushJobs.pageSize)
+                    """
+                later = """
+                    , later AS (SELECT min(\(due)) AS due FROM \(table) AS t0 WHERE \(condition) AND \(due) > now())
+                    """
+            } else {
+                deviceRows = """
+                    SELECT \(columns) FROM \(table) AS t0
+                    WHERE \(condition) AND t0."objectId" > (SELECT cursor FROM job)
+                    ORDER BY t0."objectId" LIMIT \(PushJobs.pageSize)
+                    """
+            }
             if let badgeChange {
                 deviceRows += """
                     ), devices AS (
@@ -104,9 +119,9 @@ struct PushPage: Sendable {
             WITH job AS (
                 SELECT state, COALESCE(cursor, '') AS cursor FROM push_jobs
                 WHERE push_status_id = \(status) AND state <> 'published' FOR UPDATE SKIP LOCKED
-            ), page AS (
+            )\(later == nil ? "" : ", zones AS (SELECT name FROM pg_timezone_names)"), page AS (
                 \(deviceRows)
-            ), batches AS (
+            )\(later ?? ""), batches AS (
                 SELECT "deviceType" AS type,
                     (row_number() OVER (PARTITION BY "deviceType" ORDER BY "objectId") - 1) / \(PushJobs.devicesPerEvent) AS batch,
                     \(deviceJSON) AS device
@@ -124,8 +139,7 @@ struct PushPage: Sendable {
                 FROM (SELECT * FROM events ORDER BY type, batch) AS ordered
                 RETURNING 1
             ), moved AS (
-                UPDATE push_jobs SET state = CASE WHEN (SELECT count(*) FROM page) = 0 THEN 'published' ELSE 'publishing' END,
-                    cursor = COALESCE((SELECT max("objectId") FROM page), cursor),
+                \(later == nil ? Self.movedByObjectId : LocalTimeWaves.moved)
                     published = published + (SELECT count(*) FROM devices)
                 WHERE push_status_id = \(status) AND EXISTS (SELECT 1 FROM job)
                 RETURNING 1
@@ -139,6 +153,13 @@ struct PushPage: Sendable {
             """
         return PushPage(statusId: statusId, sql: sql, parameters: parameters.values.map { $0?.postgresText })
     }
+
+    /// The job after a page walked in objectId order: the cursor at the last installation read, published once a
+    /// page reads none.
+    static let movedByObjectId = """
+        UPDATE push_jobs SET state = CASE WHEN (SELECT count(*) FROM page) = 0 THEN 'published' ELSE 'publishing' END,
+            cursor = COALESCE((SELECT max("objectId") FROM page), cursor),
+        """
 
     /// The columns an event carries per device, `NULL` for a field the class does not have.
     private static func deliveredColumns(_ schema: ClassSchema, alias: String) -> String {

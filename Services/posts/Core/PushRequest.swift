@@ -65,6 +65,13 @@ struct PushRequest: Sendable {
         audienceId = body["audience_id"]?.stringValue
     }
 
+    /// When the first device is due: now, the push time, or for a local time the moment the first zone reaches it
+    /// (UTC+14).
+    func firstDue(now: Date) -> Date {
+        guard let pushTime else { return now }
+        return localTime ? pushTime.addingTimeInterval(-14 * 3_600) : pushTime
+    }
+
     /// The moment after which the push must not be delivered, as a Parse date.
     var expirationDate: String? {
         expirationTime.map { ParseDate.string(from: Date(timeIntervalSince1970: $0 / 1000)) }
