@@ -13,10 +13,19 @@ extension AMQPSession {
     /// The number of ready messages. A passive declare answers with the queue's length whatever arguments it was
     /// declared with (a quorum queue refuses a declaration without its `x-queue-type`).
     func messageCount(_ queue: String) throws(Failure) -> Int {
+        try declaredPassively(queue).messages
+    }
+
+    /// How many consumers read `queue` now (a worker that is connected has one).
+    func consumerCount(_ queue: String) throws(Failure) -> Int {
+        try declaredPassively(queue).consumers
+    }
+
+    private func declaredPassively(_ queue: String) throws(Failure) -> (messages: Int, consumers: Int) {
         let arena = CArena()
         let ok = amqp_queue_declare(connection, Self.mainChannel, arena.bytes(queue), 1, 1, 0, 0, amqp_empty_table)
         try check(amqp_get_rpc_reply(connection), "queue.declare \(queue)")
-        return Int(ok?.pointee.message_count ?? 0)
+        return (Int(ok?.pointee.message_count ?? 0), Int(ok?.pointee.consumer_count ?? 0))
     }
 
     /// The next message of `queue`, unacknowledged (it goes back to the queue if the session closes first);

@@ -1,6 +1,7 @@
 import Contracts
 
-/// Lists, requeues and purges the commands in a service's `<queue>.dead`, over a connection of its own.
+/// Lists, requeues and purges the commands in a service's `<queue>.dead`, and tells the depth and consumers of any
+/// queue, over a connection of its own.
 /// Every call blocks its thread while it talks to the broker: call it from a command-line tool or a thread of
 /// its own, never from Swift's cooperative pool.
 public struct DeadLetterQueues: Sendable {
@@ -32,6 +33,18 @@ public struct DeadLetterQueues: Sendable {
             for queue in queues { counts[queue] = try session.messageCount(queue) }
             return counts
         }
+    }
+
+    /// How many consumers read each of `queues`; a queue that does not exist is left out.
+    public func consumers(_ queues: [String]) throws(Failure) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for queue in queues {
+            // A passive declare of a missing queue closes the channel: each queue gets a session of its own.
+            let session = try connected()
+            defer { session.close() }
+            if let count = try? session.consumerCount(queue) { counts[queue] = count }
+        }
+        return counts
     }
 
     /// The first `limit` dead letters of `queue`, left where they are.

@@ -111,6 +111,28 @@ extension IntegrationSuite {
             #expect(gone.status == 404 && gone.code == 101)
         }
 
+        /// The workers registered over AMQP, and whether one reads its queue now.
+        @Test func theWorkersAreListedWithWhetherTheyAreConnected() async throws {
+            func exampleWorker() async throws -> [String: Any]? {
+                let reply = try await PostsHTTP.send("GET", "/cloud_code/workers", master: true)
+                #expect(reply.status == 200, "\(reply.text)")
+                return (reply.jsonArray ?? []).first { ($0["jobs"] as? [String])?.contains("CloudJob2") == true }
+            }
+            let worker = try #require(try await exampleWorker())
+            #expect(worker["connected"] as? Bool == true && (worker["consumers"] as? Int ?? 0) >= 1, "\(worker)")
+            #expect((worker["functions"] as? [String])?.isEmpty == false && worker["registeredAt"] is String)
+            try await TestStack.while(["stop-service", "cloud-example-worker"], restartWith: ["start-service", "cloud-example-worker"]) {
+                var stopped = try await exampleWorker()
+                for _ in 0..<50 where stopped?["connected"] as? Bool != false {
+                    try await Task.sleep(for: .milliseconds(100))
+                    stopped = try await exampleWorker()
+                }
+                #expect(stopped?["connected"] as? Bool == false, "a stopped worker stays listed, not connected")
+            }
+            let anonymous = try await PostsHTTP.send("GET", "/cloud_code/workers")
+            #expect(anonymous.status == 403)
+        }
+
         @Test func schedulesNeedTheMasterKeyADeployedJobAndAValidBody() async throws {
             let body: [String: Any] = ["job_schedule": ["jobName": "CloudJob1", "startAfter": "2999-01-01T00:00:00.000Z"]]
             let anonymous = try await PostsHTTP.send("POST", "/cloud_code/jobs", body)

@@ -3,7 +3,7 @@ import ParseWire
 
 /// The cloud service's REST routes (`rest.v1`): the Hooks API, `/functions` and `/jobs` when they come inside a
 /// batch (the gateway sends single calls as `cloud.function.run.v1` and `cloud.job.start.v1`, with the client's
-/// headers), `/cloud_code/jobs` (`JobScheduleRoutes`) and `_JobStatus`.
+/// headers), `/cloud_code/jobs` (`JobScheduleRoutes`), `/cloud_code/workers` and `_JobStatus`.
 struct CloudRESTHandler: Sendable {
     let hooks: HooksRoutes
     let functions: FunctionRunner
@@ -12,6 +12,7 @@ struct CloudRESTHandler: Sendable {
     let directory: TargetDirectory
     let scriptLogs: ScriptLogStore
     let schedules: JobScheduleRoutes
+    let workers: WorkerDirectory
 
     func handle(_ command: Command<RESTRequest>) async throws -> RESTResponse {
         let request = command.payload
@@ -33,6 +34,9 @@ struct CloudRESTHandler: Sendable {
             let started = try await jobs.start(StartCloudJob(name: name, params: params, headers: [:], ip: ""),
                                                requestId: command.requestId, identity: identity)
             return HooksRoutes.json(.object([:]), headers: ["X-Parse-Job-Status-Id": started.jobStatusId])
+        case "cloud_code" where parts == ["cloud_code", "workers"] && request.method == "GET":
+            guard identity.isMaster || identity.isReadOnlyMaster else { return HooksRoutes.masterKeyRequired }
+            return HooksRoutes.json(try await workers.list())
         case "cloud_code" where parts.count >= 2 && parts.count <= 3 && parts[1] == "jobs":
             return try await schedules.handle(request, parts: parts, identity: identity)
         case "scriptlog" where parts.count == 1 && request.method == "GET":

@@ -49,7 +49,9 @@ public enum CloudService: BuildableService {
         let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory, announcer: announcer),
                                     functions: functions,
                                     jobs: jobs, statuses: statuses, directory: directory, scriptLogs: scriptLogs,
-                                    schedules: JobScheduleRoutes(store: scheduleStore, directory: directory))
+                                    schedules: JobScheduleRoutes(store: scheduleStore, directory: directory),
+                                    workers: WorkerDirectory(pool: pool, queues: DeadLetterQueues(url: service.service.amqpURL,
+                                                                                                  timeoutSeconds: 2)))
 
         router.register(RESTRequest.type, RESTRequest.self) { command, _ in try await rest.handle(command) }
         router.register(RunCloudFunction.type, RunCloudFunction.self) { command, _ in

@@ -1,5 +1,5 @@
-// The Cloud Code tab: the webhooks (functions and triggers, parse-server's Hooks API) listed, added, pointed
-// elsewhere and deleted, and the jobs: run one with parameters, and each run's status, message and duration
+// The Cloud Code tab: the workers registered over AMQP with what they registered and whether one is connected; the
+// webhooks (functions and triggers, parse-server's Hooks API) listed, added, pointed elsewhere and deleted; and the jobs: run one with parameters, and each run's status, message and duration
 // (`_JobStatus`), refreshed while one runs or while schedules may start one; and the jobs' schedules.
 import { api, session } from './api.js';
 import { attempt, h, clear, say } from './dom.js';
@@ -32,7 +32,8 @@ export async function showCloudCode(view) {
   jobs.append(...names.map((job) => h('option', { value: job }, job)));
   let scheduled = false;
   const schedules = scheduleEditor(names, readOnly, () => { scheduled = true; loadRuns(); });
-  view.append(h('h2', {}, 'Webhooks'), hookForm, hooks, h('h2', {}, 'Jobs'), jobForm, runs,
+  const workers = h('table', { id: 'workers', class: 'rows' });
+  view.append(h('h2', {}, 'Workers'), workers, h('h2', {}, 'Webhooks'), hookForm, hooks, h('h2', {}, 'Jobs'), jobForm, runs,
     h('h2', {}, 'Schedules'), schedules.form, schedules.table);
 
   const loadHooks = async () => {
@@ -99,6 +100,19 @@ export async function showCloudCode(view) {
       say(error.message, true);
     }
   });
+  const loadWorkers = async () => {
+    const found = await api('GET', 'cloud_code/workers');
+    const state = (worker) => worker.connected === null ? 'unknown (broker not reachable)'
+      : worker.connected ? `connected (${worker.consumers})` : 'not connected';
+    clear(workers).append(
+      h('thead', {}, h('tr', {}, ['queue', 'state', 'functions', 'jobs', 'triggers', 'registered'].map((name) => h('th', {}, name)))),
+      h('tbody', {}, found.length ? found.map((worker) => h('tr', { dataset: { queue: worker.queue, connected: String(worker.connected) } },
+        h('td', {}, worker.queue), h('td', { class: 'worker-state' }, state(worker)), h('td', {}, worker.functions.join(', ')),
+        h('td', { class: 'worker-jobs' }, worker.jobs.join(', ')),
+        h('td', {}, worker.triggers.map((item) => `${item.triggerName} on ${item.className}`).join(', ')),
+        h('td', {}, worker.registeredAt || '')))
+        : h('tr', {}, h('td', { class: 'empty', colspan: '6' }, 'No worker has registered. Workers connect over AMQP with the ParseCloud library.'))));
+  };
   scheduled = (await schedules.load()).length > 0;
-  await Promise.all([loadHooks(), loadRuns()]);
+  await Promise.all([loadWorkers(), loadHooks(), loadRuns()]);
 }

@@ -723,6 +723,10 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
 
     def cloud_code(self):
         self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="cloud"]'))
+        worker = self.wait(lambda d: [row for row in d.find_elements(By.CSS_SELECTOR, "#workers tbody tr[data-queue]")
+                                      if "CloudJob2" in row.find_element(By.CSS_SELECTOR, ".worker-jobs").text], message="the worker listed")[0]
+        check(worker.get_attribute("data-connected") == "true",
+              "the example worker is listed with its jobs, connected: %s" % worker.text.replace("\n", " "))
         self.visible("#hook-name").send_keys("dashHook")
         self.driver.find_element(By.ID, "hook-url").send_keys("https://example.com/hook")
         self.press(self.driver.find_element(By.ID, "hook-save"))
