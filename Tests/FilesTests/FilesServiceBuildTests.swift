@@ -26,7 +26,8 @@ import Testing
         let (_, handlers) = try Self.client()
         #expect(handlers.router.types == [FileCommands.abort, FileCommands.append, FileCommands.commit, FileCommands.create,
                                           FileCommands.delete, FileCommands.info, FileCommands.metadata, FileCommands.open,
-                                          FileCommands.read, AdvanceCacheGeneration.type].sorted())
+                                          FileCommands.read, AdvanceCacheGeneration.type, ReadRuntimeSettings.type,
+                                          ChangeRuntimeSettings.type].sorted())
     }
 
     @Test func aDeleteWithoutTheMasterKeyIsParseServersRefusal() async throws {

@@ -27,7 +27,7 @@ struct ErrorSanitizer: Sendable {
               let json = try? JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
         else { return response }
         let clean = sanitized(json)
-        guard let body = try? JSONSerialization.data(withJSONObject: clean, options: [.withoutEscapingSlashes]) else {
+        guard let body = try? JSONSerialization.data(withJSONObject: clean, options: [.withoutEscapingSlashes, .sortedKeys]) else {
             return response
         }
         return Self.replacingBody(of: response, with: Array(body))
