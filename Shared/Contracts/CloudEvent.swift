@@ -12,6 +12,12 @@ public struct CloudEvent<Payload: Codable & Sendable>: Codable, Sendable {
     public var subject: String?
     public var datacontenttype = "application/json"
     public var data: Payload
+    /// Extension attributes (CloudEvents allows them beside the core ones; absent when unset): the request that
+    /// caused the event (the client's request id), the command whose handling wrote it, and the W3C trace
+    /// (the Distributed Tracing extension's `traceparent`). ServiceKit's `Outbox.add` fills them in.
+    public var correlationid: String?
+    public var causationid: String?
+    public var traceparent: String?
 
     public init(id: String, source: String, type: String, time: String, subject: String?, data: Payload) {
         self.id = id

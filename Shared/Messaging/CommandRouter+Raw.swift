@@ -14,7 +14,7 @@ extension CommandRouter {
                 logger.warning("malformed command", ["msg.type": type, "error": "no identity header"])
                 return RouteReply(body: try Self.failure(ParseError(.invalidJSON, "Malformed \(type) command.")), refused: true)
             }
-            let command = RawCommand(type: type, requestId: delivery.messageId ?? "", identity: identity,
+            let command = RawCommand(type: type, requestId: Envelope.requestId(of: delivery) ?? "", identity: identity,
                                      headers: delivery.headers, body: delivery.body)
             do {
                 var answer = try await handle(command, logger)

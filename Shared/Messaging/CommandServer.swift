@@ -87,8 +87,11 @@ public final class CommandServer: Sendable {
         let large = delivery.body.count >= MemoryTrim.largeBytes
         // Every line logged and every call made while handling it belongs to the caller's trace.
         let trace = delivery.headers[TraceContext.header].flatMap(TraceContext.init(traceparent:))
+        let message = Envelope.context(of: delivery)
         Task {
-            await TraceContext.$current.withValue(trace) { await handle(delivery) }
+            await TraceContext.$current.withValue(trace) {
+                await MessageContext.$current.withValue(message) { await handle(delivery) }
+            }
             MessagingMetrics.commandsInFlight.decrement()
             inFlight.subtract(1, ordering: .releasing)
             if large { MemoryTrim.afterLargeWork() }
@@ -97,7 +100,7 @@ public final class CommandServer: Sendable {
 
     private func handle(_ delivery: Delivery) async {
         let type = delivery.type ?? "unknown"
-        let log = logger.with("request.id", delivery.messageId ?? "-").with("msg.type", type)
+        let log = logger.with("request.id", Envelope.requestId(of: delivery) ?? "-").with("msg.type", type)
         guard let route = router.route(type) else {
             log.warning("unknown command type")
             unknownSeries.count(.unknownType)
@@ -149,7 +152,7 @@ public final class CommandServer: Sendable {
             // Counted before the answer leaves, so a caller that reads the metrics next finds its command there.
             metrics.count(answer.refused ? .refused : .ok, since: started)
             settle(delivery, replying: answer.body, headers: answer.headers, unless: early)
-            log.debug("handled", ["duration_ms": started.millisecondsElapsedText, "calls": calls?.summary ?? "-"])
+            log.debug("handled", Self.handledFields(delivery, started: started, calls: calls?.summary))
         } catch let error as DeadlineExceeded {
             // Its caller has stopped waiting (or is about to): running it again would only hold resources.
             log.warning("stopped at the caller's deadline", ["error": "\(error)",
@@ -214,6 +217,14 @@ public final class CommandServer: Sendable {
             replyTo: delivery.replyTo, messageId: delivery.messageId, type: delivery.type, persistent: true,
             headers: headers))
         connection.ack(delivery)
+    }
+
+    /// The "handled" line's fields: how long it took and what it called, what caused it and how long it waited.
+    private static func handledFields(_ delivery: Delivery, started: ContinuousClock.Instant, calls: String?) -> [String: String] {
+        var fields = ["duration_ms": started.millisecondsElapsedText, "calls": calls ?? "-"]
+        if let cause = delivery.headers[Envelope.causationHeader] { fields["causation.id"] = cause }
+        if let waited = Envelope.waitedMilliseconds(delivery) { fields["queued_ms"] = String(waited) }
+        return fields
     }
 
     private func failure(_ error: ParseError) -> [UInt8] {

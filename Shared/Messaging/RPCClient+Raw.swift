@@ -18,8 +18,8 @@ extension RPCClient {
         var headers = message.headers
         headers[RawHeaders.identity] = String(decoding: try JSONCoding.encode(identity), as: UTF8.self)
         let outgoing = OutgoingMessage(routingKey: queue, body: message.body, contentType: "application/octet-stream",
-                                       messageId: requestId, type: type, headers: headers)
-        let reply = try await connection.call(Self.traced(outgoing), timeout: timeout)
+                                       type: type, headers: headers)
+        let reply = try await connection.call(Envelope.stamped(outgoing, requestId: requestId), timeout: timeout)
         if reply.headers[RawHeaders.status] == RawHeaders.ok {
             var answer = reply.headers
             answer[RawHeaders.status] = nil

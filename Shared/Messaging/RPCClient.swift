@@ -40,9 +40,9 @@ public final class RPCClient: Sendable {
     ) async throws -> Result {
         CommandTrace.current?.record(type)
         let command = Command(type: type, requestId: requestId, identity: identity, payload: payload)
-        let message = OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command),
-                                      messageId: requestId, type: type, coalescible: safeToRunTwice)
-        let reply = try await connection.call(Self.traced(message), timeout: timeout)
+        let message = OutgoingMessage(routingKey: queue, body: try JSONCoding.encode(command), type: type,
+                                      coalescible: safeToRunTwice)
+        let reply = try await connection.call(Envelope.stamped(message, requestId: requestId), timeout: timeout)
         let decoded: CommandReply<Result>
         do {
             decoded = try JSONCoding.decode(CommandReply<Result>.self, from: reply.body)
@@ -52,11 +52,4 @@ public final class RPCClient: Sendable {
         return try decoded.get()
     }
 
-    /// `message` with the next hop of the trace under way (`TraceContext.current`), if there is one.
-    static func traced(_ message: OutgoingMessage) -> OutgoingMessage {
-        guard let trace = TraceContext.current else { return message }
-        var traced = message
-        traced.headers[TraceContext.header] = trace.child().traceparent
-        return traced
-    }
 }

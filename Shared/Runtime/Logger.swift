@@ -5,7 +5,8 @@ import Foundation
 
 /// Writes one JSON object per line to standard error: `time`, `level`, `service`, `msg`, then
 /// the logger's metadata (for example `request.id`) and the call's own fields, and `trace.id` when the line is
-/// written for a request under way (`TraceContext.current`). The lines `tap` keeps are handed to it as well, for
+/// written for a request under way (`TraceContext.current`), with `msg.id` and `request.id` while a command is
+/// handled (`MessageContext.current`). The lines `tap` keeps are handed to it as well, for
 /// `GET /scriptlog`.
 public struct Logger: Sendable {
     public let service: String
@@ -65,6 +66,10 @@ public struct Logger: Sendable {
         let time = Self.now()
         var allFields = metadata.merging(fields, uniquingKeysWith: { _, new in new })
         if let trace = TraceContext.current { allFields["trace.id"] = trace.traceId }
+        if let message = MessageContext.current {
+            allFields["msg.id"] = message.messageId
+            if allFields["request.id"] == nil { allFields["request.id"] = message.correlationId }
+        }
         if keeps {
             tap.add(ScriptLogRecord(time: time, level: keptLevel, service: service, message: message, fields: allFields))
         }

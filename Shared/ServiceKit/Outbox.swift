@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Runtime
 import Storage
 
 /// The transactional outbox: an event is written in the same transaction as the change it describes, so it is
@@ -8,6 +9,12 @@ public enum Outbox {
     /// Call inside the transaction that makes the change (`pool.transaction { connection in ... }`).
     public static func add<Payload: Codable & Sendable>(_ event: CloudEvent<Payload>, routingKey: String,
                                                         on connection: PostgresConnection) async throws {
+        var event = event
+        if let message = MessageContext.current {
+            event.correlationid = event.correlationid ?? message.correlationId
+            event.causationid = event.causationid ?? message.messageId
+        }
+        if event.traceparent == nil, let trace = TraceContext.current { event.traceparent = trace.child().traceparent }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let payload = String(decoding: try encoder.encode(event), as: UTF8.self)

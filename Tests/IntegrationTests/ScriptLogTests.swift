@@ -115,6 +115,35 @@ extension IntegrationSuite {
             #expect(access["request.id"] as? String == ran["request.id"] as? String)
         }
 
+        /// The envelope: an event names the client's request (`correlationid`), the command whose handling wrote it
+        /// (`causationid`) and the trace; the lines logged while that command ran name the same message.
+        @Test func anEventNamesTheRequestAndTheCommandThatWroteIt() async throws {
+            let traceId = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 1...UInt32.max)) }.joined()
+            let requestId = "envelope-" + UUID().uuidString
+            let className = PostsHTTP.uniqueClass("Envelope")
+            let created = try await PostsHTTP.send("POST", "/classes/\(className)", ["name": "traced"], headers: [
+                "X-Parse-Request-Id": requestId, "traceparent": "00-\(traceId)-00f067aa0ba902b7-01"])
+            let id = try #require(created.json?["objectId"] as? String, "\(created.text)")
+            let rows = try VotesAPI.sql("parse_posts", """
+                SELECT payload->>'correlationid' || '|' || COALESCE(payload->>'causationid', '') || '|' || COALESCE(payload->>'traceparent', '')
+                FROM outbox WHERE payload->>'subject' = '\(className)/\(id)'
+                """)
+            let parts = try #require(rows.first, "no event for the create").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            #expect(parts.count == 3 && parts[0] == requestId, "\(rows)")
+            #expect(parts.count == 3 && UUID(uuidString: parts[1]) != nil, "the causation is the command's message id: \(rows)")
+            #expect(parts.count == 3 && parts[2].hasPrefix("00-\(traceId)-"), "\(rows)")
+            // A line logged while a command runs names its message and its request, whichever logger writes it.
+            let marker = "enveloped\(UInt32.random(in: 0...UInt32.max))"
+            let echoId = "envelope-" + UUID().uuidString
+            let reply = try await CloudAPI.run("echo", ["marker": marker], headers: ["X-Parse-Request-Id": echoId])
+            #expect(reply.status == 200, "\(reply.text)")
+            let ran = try await Self.eventually { entries in
+                entries.first { ($0["message"] as? String)?.contains(marker) == true && $0["service"] as? String == "cloud" }
+            } query: { ["size": "1000"] }
+            #expect(ran["request.id"] as? String == echoId)
+            #expect((ran["msg.id"] as? String).flatMap(UUID.init(uuidString:)) != nil, "\(ran)")
+        }
+
         /// Polls for up to 10 s: the services other than the gateway send their lines every quarter second.
         static func eventually(_ find: ([[String: Any]]) -> [String: Any]?,
                                query: () -> [String: String]) async throws -> [String: Any] {
