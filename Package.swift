@@ -7,7 +7,7 @@ let services = ["auth", "posts", "votes", "files", "cloud"]
 func serviceTargets(_ name: String) -> [Target] {
     let title = name.prefix(1).uppercased() + name.dropFirst()
     let core = title + "Core"
-    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto"] : name == "cloud" ? ["CCurl"] : []
+    let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto", "HTTPClient"] : name == "cloud" ? ["HTTPClient"] : []
     let usesQueries = name == "auth" || name == "posts"
     return [
         .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging", "Metrics"] + extra
@@ -64,6 +64,7 @@ let package = Package(
         // Parse queries (`where`, `order`, `keys`...) to parameterised SQL, for any service that stores objects.
         .target(name: "Query", dependencies: ["Contracts", "ParseWire", "Storage", "CPCRE2"], path: "Shared/Query"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Runtime"], path: "Shared/HTTPServer"),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "Runtime"], path: "Shared/HTTPClient"),
         // Prometheus metrics of the process (counters, gauges, histograms, /proc figures) and their text format.
         .target(name: "Metrics", path: "Shared/Metrics"),
         // `GET /metrics` over Shared/HTTPServer: the gateway's page and the backend services' metrics port.
@@ -77,17 +78,17 @@ let package = Package(
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
-        .executableTarget(name: "parse-import", dependencies: ["ParseWire"], path: "Services/import"),
+        .executableTarget(name: "parse-import", dependencies: ["ParseWire", "HTTPClient"], path: "Services/import"),
         .executableTarget(name: "json-bench", dependencies: ["Contracts", "ParseWire"], path: "bench/json"),
         // Downstream consumer of vote events (example and operations tool): prints, forwards or replays them.
-        .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+        .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime", "HTTPClient"],
                           path: "Services/vote-consumer"),
 
         // Operators' tool for the commands kept in `<queue>.dead`: count, list, requeue, purge.
         .executableTarget(name: "dead-letters", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                           path: "Services/dead-letters"),
         // Delivers `push.requested.v1` events to an HTTP endpoint per device type and reports the results to posts.
-        .target(name: "PushAdapterCore", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
+        .target(name: "PushAdapterCore", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime", "HTTPClient"],
                 path: "Services/push-adapter/Core"),
         .executableTarget(name: "push-adapter", dependencies: ["PushAdapterCore", "Runtime", "MetricsHTTP"],
                           path: "Services/push-adapter/App"),
@@ -101,7 +102,7 @@ let package = Package(
         .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query"], path: "Tests/LiveTests"),
 
         // Cloud Code workers in Swift: define functions, jobs and triggers, serve them from a queue, call the API back.
-        .target(name: "ParseCloud", dependencies: ["CCurl", "Messaging", "Contracts", "ParseWire", "Runtime"],
+        .target(name: "ParseCloud", dependencies: ["HTTPClient", "Messaging", "Contracts", "ParseWire", "Runtime"],
                 path: "Shared/ParseCloud"),
         .executableTarget(name: "cloud-example-worker", dependencies: ["ParseCloud", "ParseWire", "Runtime"],
                           path: "Services/cloud-example-worker"),
@@ -122,6 +123,7 @@ let package = Package(
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
                     path: "Tests/MessagingTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
                                                      "TestDoubles", "Metrics", "CCrypt"],
                     path: "Tests/GatewayTests"),

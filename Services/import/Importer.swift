@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 
 /// Sends the objects in batches to `POST <server>/batch`, as creates of the class.
 struct Importer {
@@ -47,19 +45,19 @@ struct Importer {
     }
 
     private func send(_ payload: [String: Any]) async throws -> [[String: Any]] {
-        var request = URLRequest(url: URL(string: options.serverURL + "/batch")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(options.applicationId, forHTTPHeaderField: "X-Parse-Application-Id")
-        if let key = options.masterKey { request.setValue(key, forHTTPHeaderField: "X-Parse-Master-Key") }
-        request.httpBody = try JSONSerialization.data(withJSONObject: payload)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200, let answers = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-            throw ImportFailure(description: "the server answered \(status): \(String(decoding: data, as: UTF8.self))")
+        var headers = ["Content-Type: application/json", "X-Parse-Application-Id: \(options.applicationId)"]
+        if let key = options.masterKey { headers.append("X-Parse-Master-Key: \(key)") }
+        let body = Array(try JSONSerialization.data(withJSONObject: payload))
+        let response = try await Self.http.send(.init("POST", options.serverURL + "/batch", headers: headers, body: body,
+                                                      timeout: .seconds(120)))
+        guard response.status == 200,
+              let answers = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]] else {
+            throw ImportFailure(description: "the server answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
         }
         return answers
     }
+
+    private static let http = HTTPClient(label: "parse-import")
 
     struct ImportFailure: Error, CustomStringConvertible { let description: String }
 }

@@ -1,8 +1,6 @@
 import Contracts
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 import Messaging
 import Runtime
 import Synchronization
@@ -80,13 +78,13 @@ final class EventConsumer: Sendable {
             FileHandle.standardOutput.write(Data(line))
             return
         }
-        var request = URLRequest(url: target)
-        request.httpMethod = "POST"
-        request.setValue("application/cloudevents+json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(delivery.body)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
-            throw ConfigurationError("the forward target answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+        let response = try await Self.http.send(.init("POST", target.absoluteString,
+                                                      headers: ["Content-Type: application/cloudevents+json"],
+                                                      body: delivery.body))
+        guard (200..<300).contains(response.status) else {
+            throw ConfigurationError("the forward target answered \(response.status)")
         }
     }
+
+    private static let http = HTTPClient(label: "vote-consumer-forward")
 }

@@ -65,7 +65,7 @@ extension IntegrationSuite {
             let queues = DeadLetterQueues(url: url)
             var kept: DeadLetter?
             for _ in 0..<50 where kept == nil {
-                kept = try queues.list("posts", limit: 10_000).first { $0.messageId == requestId }
+                kept = try queues.list("posts", limit: 10_000).first { $0.headers[Envelope.correlationHeader] == requestId }
                 if kept == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(kept?.type == CrashService.type)

@@ -5,7 +5,7 @@ import ParseWire
 /// `GET <apiURL>/user` tells. `apiURL` (default `https://api.github.com`) lets tests point it at a local server.
 struct GitHubAuthProvider: AuthProvider {
     let apiURL: String
-    var fetcher = HTTPFetcher()
+    var http = ProviderHTTP.client
 
     static let invalid = ParseError(.objectNotFound, "Github auth is invalid for this user.")
 
@@ -13,7 +13,7 @@ struct GitHubAuthProvider: AuthProvider {
         guard let token = authData["access_token"]?.stringValue, !token.isEmpty, !token.contains(where: \.isNewline) else {
             throw Self.invalid
         }
-        let response = try? await fetcher.get("\(apiURL)/user", headers: ["Authorization: bearer \(token)", "User-Agent: parse-server"])
+        let response = try? await http.get("\(apiURL)/user", headers: ["Authorization: bearer \(token)", "User-Agent: parse-server"])
         guard let response, response.status == 200, let user = JSONValue.parse(response.body),
               let id = user["id"].flatMap({ AuthData.identifier(.object(["id": $0])) }),
               id == AuthData.identifier(.object(authData)) else { throw Self.invalid }
@@ -26,7 +26,7 @@ struct GitHubAuthProvider: AuthProvider {
 struct FacebookAuthProvider: AuthProvider {
     let graphURL: String
     let appIds: JSONValue?
-    var fetcher = HTTPFetcher()
+    var http = ProviderHTTP.client
 
     static let invalid = ParseError(.objectNotFound, "Facebook auth is invalid for this user.")
 
@@ -45,7 +45,7 @@ struct FacebookAuthProvider: AuthProvider {
     }
 
     private func graph(_ path: String) async throws -> JSONValue? {
-        guard let response = try? await fetcher.get("\(graphURL)/\(path)"), response.status == 200 else { return nil }
+        guard let response = try? await http.get("\(graphURL)/\(path)"), response.status == 200 else { return nil }
         return JSONValue.parse(response.body)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import ParseWire
 
 /// Providers' signing keys (JSON Web Key Sets), fetched over HTTP and kept for `maxAge` (parse-server's
@@ -13,7 +14,6 @@ actor JWKSCache {
     }
 
     private var entries: [String: Entry] = [:]
-    private let fetcher = HTTPFetcher()
     private static let refetchAfter: Duration = .seconds(5)
 
     func key(id: String?, url: String, maxAge: Duration) async throws -> [String: JSONValue]? {
@@ -22,9 +22,9 @@ actor JWKSCache {
             if let key = Self.find(id, in: entry.keys) { return key }
             if now - entry.fetchedAt < Self.refetchAfter { return nil }
         }
-        let response = try await fetcher.get(url, headers: ["Accept: application/json"])
+        let response = try await ProviderHTTP.client.get(url, headers: ["Accept: application/json"])
         guard response.status == 200, let keys = JSONValue.parse(response.body)?["keys"]?.arrayValue else {
-            throw HTTPFetcher.FetchError(description: "no key set at \(url) (status \(response.status))")
+            throw HTTPClient.Failure.failed("no key set at \(url) (status \(response.status))")
         }
         let objects = keys.compactMap(\.objectValue)
         entries[url] = Entry(keys: objects, fetchedAt: now)

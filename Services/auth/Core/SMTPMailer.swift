@@ -1,70 +1,91 @@
 import CCurl
 import Foundation
+import HTTPClient
 
-/// Delivers mail over SMTP with libcurl. libcurl's easy interface blocks, so each delivery runs on a thread of
-/// its own dispatch queue, never on Swift's cooperative pool. libcurl does the dot-stuffing of the message.
+/// Delivers mail over SMTP with libcurl, on the same plumbing as the HTTP client: each delivery is a transfer of
+/// one multi handle driven by a thread of its own (`CurlMultiLoop`), never a thread Swift's tasks need. libcurl
+/// does the dot-stuffing of the message.
 struct SMTPMailer: MailSender {
     let options: SMTPOptions
 
-    private static let queue = DispatchQueue(label: "smtp", attributes: .concurrent)
-    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    private static let loop = CurlMultiLoop(label: "smtp")
 
     func send(_ mail: Mail) async throws {
         let message = Array(MailMessage(mail, from: options.fromAddress).text.utf8)
         let options = self.options
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Self.queue.async {
-                continuation.resume(with: Result { try Self.deliver(message, to: mail.to, options: options) })
-            }
+            Self.loop.submit(SMTPDelivery(message, to: mail.to, options: options, continuation: continuation))
         }
     }
 
     struct DeliveryError: Error, CustomStringConvertible {
         let description: String
     }
+}
 
-    private final class Upload {
-        let bytes: [UInt8]
-        var offset = 0
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+/// One mail on its way: the message libcurl reads, the recipient list and the error text it fills.
+private final class SMTPDelivery: CurlJob, @unchecked Sendable {
+    let message: [UInt8]
+    let recipient: String
+    let options: SMTPOptions
+    private var continuation: CheckedContinuation<Void, any Error>?
+    private var offset = 0
+    private var recipients: UnsafeMutablePointer<curl_slist>?
+    private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    init(_ message: [UInt8], to recipient: String, options: SMTPOptions, continuation: CheckedContinuation<Void, any Error>) {
+        self.message = message
+        self.recipient = recipient
+        self.options = options
+        self.continuation = continuation
+        errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
-    private static func deliver(_ message: [UInt8], to recipient: String, options: SMTPOptions) throws {
-        guard initialised, let handle = curl_easy_init() else { throw DeliveryError(description: "libcurl did not start") }
-        defer { curl_easy_cleanup(handle) }
-        let recipients: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "<\(recipient)>")
-        defer { curl_slist_free_all(recipients) }
-        let upload = Upload(message)
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorText in
-            ccurl_setopt_string(handle, CURLOPT_URL, options.url)
-            ccurl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(options.fromAddress)>")
-            ccurl_setopt_pointer(handle, CURLOPT_MAIL_RCPT, recipients.map(UnsafeMutableRawPointer.init))
-            if options.secure || options.startTLS { ccurl_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
-            if let username = options.username { ccurl_setopt_string(handle, CURLOPT_USERNAME, username) }
-            if let password = options.password { ccurl_setopt_string(handle, CURLOPT_PASSWORD, password) }
-            ccurl_setopt_long(handle, CURLOPT_TIMEOUT, options.timeout)
-            ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-            ccurl_setopt_long(handle, CURLOPT_UPLOAD, 1)
-            ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText.baseAddress)
-            ccurl_setopt_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
-                guard let buffer, let userdata else { return 0 }
-                let upload = Unmanaged<Upload>.fromOpaque(userdata).takeUnretainedValue()
-                let length = min(size * count, upload.bytes.count - upload.offset)
-                upload.bytes.withUnsafeBufferPointer { bytes in
-                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + upload.offset, byteCount: length)
-                }
-                upload.offset += length
-                return length
+    deinit { errorText.deallocate() }
+
+    func configure(_ handle: CurlEasy) {
+        let curl = handle.pointer
+        handle.prepare(url: options.url, timeoutMilliseconds: options.timeout * 1_000)
+        recipients = curl_slist_append(nil, "<\(recipient)>")
+        ccurl_setopt_string(curl, CURLOPT_MAIL_FROM, "<\(options.fromAddress)>")
+        ccurl_setopt_pointer(curl, CURLOPT_MAIL_RCPT, recipients.map(UnsafeMutableRawPointer.init))
+        if options.secure || options.startTLS { ccurl_setopt_long(curl, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
+        if let username = options.username { ccurl_setopt_string(curl, CURLOPT_USERNAME, username) }
+        if let password = options.password { ccurl_setopt_string(curl, CURLOPT_PASSWORD, password) }
+        ccurl_setopt_long(curl, CURLOPT_UPLOAD, 1)
+        ccurl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errorText)
+        ccurl_setopt_callback(curl, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
+            guard let buffer, let userdata else { return 0 }
+            let delivery = Unmanaged<SMTPDelivery>.fromOpaque(userdata).takeUnretainedValue()
+            let length = min(size * count, delivery.message.count - delivery.offset)
+            delivery.message.withUnsafeBufferPointer { bytes in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + delivery.offset, byteCount: length)
             }
-            return withExtendedLifetime(upload) {
-                ccurl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(upload).toOpaque())
-                return curl_easy_perform(handle)
-            }
+            delivery.offset += length
+            return length
         }
+        ccurl_setopt_pointer(curl, CURLOPT_READDATA, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func finish(_ code: CURLcode, on handle: CurlEasy) {
         guard code == CURLE_OK else {
-            let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw DeliveryError(description: "SMTP delivery to \(options.url) failed: \(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)")
+            let detail = String(cString: errorText)
+            fail("SMTP delivery to \(options.url) failed: \(detail.isEmpty ? CurlEasy.describe(code) : detail)")
+            return
         }
+        release()
+        continuation?.resume()
+        continuation = nil
+    }
+
+    func fail(_ why: String) {
+        release()
+        continuation?.resume(throwing: SMTPMailer.DeliveryError(description: why))
+        continuation = nil
+    }
+
+    private func release() {
+        curl_slist_free_all(recipients)
+        recipients = nil
     }
 }

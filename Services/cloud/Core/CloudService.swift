@@ -1,4 +1,5 @@
 import Contracts
+import HTTPClient
 import ParseWire
 import Messaging
 import Runtime
@@ -32,7 +33,7 @@ public enum CloudService: BuildableService {
         let logger = Logger(service: "cloud", level: service.service.logLevel)
         let store = HookStore(pool: pool)
         let directory = TargetDirectory(source: store)
-        let caller = TargetCaller(webhooks: WebhookClient(), calls: calls, webhookKey: configuration.webhookKey,
+        let caller = TargetCaller(webhooks: HTTPClient(label: "cloud-webhooks"), calls: calls, webhookKey: configuration.webhookKey,
                                   logger: logger)
         let users = CallerUsers(calls: calls, timeout: configuration.callTimeout)
         let functions = FunctionRunner(directory: directory, caller: caller, users: users,

@@ -1,4 +1,5 @@
 import Contracts
+import HTTPClient
 import Messaging
 import ParseWire
 import Runtime
@@ -8,7 +9,8 @@ import Runtime
 /// `timeout` and by the deadline of the command being handled, whichever comes first; a target that does not
 /// answer by then is a 141, never a hang.
 struct TargetCaller: Sendable {
-    let webhooks: WebhookClient
+    /// Webhook calls: connections kept alive per receiver, as parse-server's agents keep them; answers up to 16 MB.
+    let webhooks: HTTPClient
     let calls: RPCClient
     let webhookKey: String?
     let logger: Logger
@@ -26,11 +28,11 @@ struct TargetCaller: Sendable {
     }
 
     private func webhook(_ url: String, _ body: JSONValue, label: String, timeout: Duration) async throws -> WebhookAnswer.Success {
-        let headers = webhookKey.map { ["X-Parse-Webhook-Key: \($0)"] } ?? []
-        let response: WebhookClient.Response
+        let headers = ["Content-Type: application/json"] + (webhookKey.map { ["X-Parse-Webhook-Key: \($0)"] } ?? [])
+        let response: HTTPClient.Response
         do {
-            response = try await webhooks.post(url, body: JSONText.bytes(body), headers: headers, timeout: timeout)
-        } catch WebhookClient.Failure.timedOut {
+            response = try await webhooks.send(.init("POST", url, headers: headers, body: JSONText.bytes(body), timeout: timeout))
+        } catch HTTPClient.Failure.timedOut {
             throw Self.timedOut(label, timeout)
         } catch {
             logger.info("webhook call failed", ["url": url, "error": "\(error)"])

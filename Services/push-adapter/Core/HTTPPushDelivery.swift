@@ -1,8 +1,6 @@
 import Contracts
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 import ParseWire
 
 /// Delivers one device's notification by POSTing it as JSON to the endpoint of its device type:
@@ -11,15 +9,12 @@ import ParseWire
 /// A 2xx answer counts as transmitted. An APNs or FCM adapter replaces exactly this step (see docs/push.md).
 struct HTTPPushDelivery: Sendable {
     let endpoints: PushEndpoints
-    let session: URLSession
+    let timeout: Duration
+    private let http = HTTPClient(label: "push-delivery")
 
     init(endpoints: PushEndpoints, timeout: Duration) {
         self.endpoints = endpoints
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        configuration.timeoutIntervalForRequest = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        session = URLSession(configuration: configuration)
+        self.timeout = timeout
     }
 
     func deliver(_ device: PushRequested.Device, of push: PushRequested) async -> ReportPushResults.Outcome {
@@ -34,17 +29,13 @@ struct HTTPPushDelivery: Sendable {
             "deviceToken": .string(device.deviceToken), "data": .object(data),
         ]
         if let installationId = device.installationId { body["installationId"] = .string(installationId) }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(JSONValue.object(body).compactText.utf8)
         do {
-            let (_, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard (200..<300).contains(status) else { return failed("the endpoint answered \(status)") }
+            let response = try await http.send(.init("POST", url.absoluteString, headers: ["Content-Type: application/json"],
+                                                      body: JSONText.bytes(.object(body)), timeout: timeout))
+            guard (200..<300).contains(response.status) else { return failed("the endpoint answered \(response.status)") }
             return ReportPushResults.Outcome(objectId: device.objectId, deviceType: device.deviceType, transmitted: true)
         } catch {
-            return failed("\(error.localizedDescription)")
+            return failed("\(error)")
         }
     }
 }
