@@ -1,7 +1,7 @@
 import CCurl
 
-/// One libcurl easy handle, with what every transfer here shares: libcurl started once per process, no signals
-/// (calls run on many threads), redirects never followed, and a header list freed with the handle's transfer.
+/// One libcurl easy handle, with what every transfer here shares: libcurl started once per process, no signals,
+/// redirects never followed.
 /// Only one thread uses a handle at a time; `curl_easy_reset` keeps its connection cache for the next transfer.
 public final class CurlEasy: @unchecked Sendable {
     public let pointer: UnsafeMutableRawPointer
@@ -17,7 +17,7 @@ public final class CurlEasy: @unchecked Sendable {
 
     deinit { curl_easy_cleanup(pointer) }
 
-    /// Back to libcurl's defaults, and this project's: for the handle's next transfer.
+    /// Back to libcurl's defaults for the handle's next transfer (its connection cache stays).
     public func reset() {
         curl_easy_reset(pointer)
     }
@@ -28,14 +28,6 @@ public final class CurlEasy: @unchecked Sendable {
         ccurl_setopt_long(pointer, CURLOPT_TIMEOUT_MS, max(1, timeoutMilliseconds))
         ccurl_setopt_long(pointer, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(pointer, CURLOPT_FOLLOWLOCATION, 0)
-    }
-
-    /// Runs `body` with `lines` as a libcurl string list (headers, mail recipients), freed afterwards.
-    public static func withList<T>(_ lines: [String], _ body: (UnsafeMutablePointer<curl_slist>?) throws -> T) rethrows -> T {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines { list = curl_slist_append(list, line) }
-        defer { curl_slist_free_all(list) }
-        return try body(list)
     }
 
     /// libcurl's words for `code`.
