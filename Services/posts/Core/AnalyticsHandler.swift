@@ -36,15 +36,11 @@ struct AnalyticsHandler {
             if let subject = ActiveUsers.subject(context.identity) {
                 try await ActiveUsers.mark(subject, at: event.at, on: connection)
             }
-            var data: [String: JSONValue] = [
-                "name": .string(event.name), "at": .string(ParseDate.string(from: event.at)),
-                "dimensions": .object(event.dimensions.mapValues { .string($0) }),
-            ]
-            if let userId = context.identity.userId { data["user"] = .string(userId) }
-            if let installationId = context.identity.installationId { data["installationId"] = .string(installationId) }
-            let cloudEvent = CloudEvent(id: RandomUUID.string(), source: "posts", type: "analytics.\(event.name).v1",
-                                        time: ParseDate.string(from: Date()), subject: event.name, data: JSONValue.object(data))
-            try await Outbox.add(cloudEvent, routingKey: "analytics.\(event.name)", on: connection)
+            let data = AnalyticsEventRecorded(name: event.name, at: ParseDate.string(from: event.at), dimensions: event.dimensions,
+                                              user: context.identity.userId, installationId: context.identity.installationId)
+            let cloudEvent = CloudEvent(id: RandomUUID.string(), source: "posts", type: AnalyticsEventRecorded.type(event.name),
+                                        time: ParseDate.string(from: Date()), subject: event.name, data: data)
+            try await Outbox.add(cloudEvent, routingKey: AnalyticsEventRecorded.routingKey(event.name), on: connection)
         }
         return PostsHandler.json(200, .object([:]))
     }

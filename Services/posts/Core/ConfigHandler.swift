@@ -67,10 +67,9 @@ struct ConfigHandler {
                 RETURNING params::text AS params
                 """, [now, JSONValue.object(change.set).compactText, PostgresArray.literal(change.deleted),
                       JSONValue.object(change.masterKeyOnly.mapValues { .bool($0) }).compactText])
-            let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "config.updated.v1",
-                                   time: ParseDate.string(from: Date()), subject: "config",
-                                   data: JSONValue.object(["keys": .array(change.keys.map { .string($0) })]))
-            try await Outbox.add(event, routingKey: "config.updated", on: connection)
+            let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: ConfigUpdated.type,
+                                   time: ParseDate.string(from: Date()), subject: "config", data: ConfigUpdated(keys: change.keys))
+            try await Outbox.add(event, routingKey: ConfigUpdated.routingKey, on: connection)
             if let triggers {
                 let stored = written.first?["params"].flatMap { JSONValue.parse($0)?.objectValue } ?? [:]
                 try await triggers.after(.afterSave, object: stored, original: original, on: connection)

@@ -15,13 +15,10 @@ enum ObjectEvents {
     /// (`PermissionsVersion`).
     static func add(_ kind: Kind, className: String, objectId: String, object: [String: JSONValue]?,
                     original: [String: JSONValue]? = nil, schema: ClassSchema?, on connection: PostgresConnection) async throws {
-        var data: [String: JSONValue] = ["className": .string(className), "objectId": .string(objectId)]
-        if let object { data["object"] = .object(object) }
-        if let original { data["original"] = .object(original) }
-        if let schema { data["permissionsVersion"] = .string(schema.permissionsVersion) }
-        let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: "object.\(kind.rawValue).v1",
-                               time: ParseDate.string(from: Date()), subject: "\(className)/\(objectId)",
-                               data: JSONValue.object(data))
+        let data = ObjectChanged(className: className, objectId: objectId, object: object.map { .object($0) },
+                                 original: original.map { .object($0) }, permissionsVersion: schema?.permissionsVersion)
+        let event = CloudEvent(id: RandomUUID.string(), source: "posts", type: ObjectChanged.type(kind),
+                               time: ParseDate.string(from: Date()), subject: "\(className)/\(objectId)", data: data)
         try await Outbox.add(event, routingKey: ObjectChanged.routingKey(kind, className: className), on: connection)
     }
 }
