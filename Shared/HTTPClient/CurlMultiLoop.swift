@@ -62,6 +62,8 @@ public final class CurlMultiLoop: @unchecked Sendable {
                 transfer.configure(handle)
                 guard curl_multi_add_handle(multi, handle.pointer) == CURLM_OK else {
                     transfer.fail("libcurl refused the transfer")
+                    handle.reset()
+                    idle.append(handle)
                     continue
                 }
                 running[handle.pointer] = (transfer, handle)
