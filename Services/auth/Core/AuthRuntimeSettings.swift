@@ -42,9 +42,9 @@ struct AuthRuntimeSettings: RuntimeSettingsOwner {
         if let value = overrides["passwordPolicy"] {
             guard value.objectValue != nil else { throw ParseError(.invalidJSON, "passwordPolicy must be an object ({} for none).") }
             do {
-                settings.passwordPolicy = try PasswordPolicy.parse(value.compactText)
+                settings.passwordPolicy = try PasswordPolicy.parse(value.compactText, option: "passwordPolicy")
             } catch {
-                throw ParseError(.invalidJSON, "\(error)".replacingOccurrences(of: "PARSE_SERVER_PASSWORD_POLICY: ", with: "passwordPolicy: "))
+                throw ParseError(.invalidJSON, "\(error)")
             }
         }
         for name in ["verifyUserEmails", "preventLoginWithUnverifiedEmail"] {

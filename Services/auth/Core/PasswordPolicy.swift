@@ -47,8 +47,9 @@ struct PasswordPolicy: Sendable, Equatable {
         return changedAt.addingTimeInterval(maxPasswordAge * 86_400) < now
     }
 
-    static func parse(_ text: String) throws -> PasswordPolicy? {
-        let invalid = { (detail: String) in ConfigurationError("PARSE_SERVER_PASSWORD_POLICY: \(detail)") }
+    /// `option` names where the text came from in the refusal: the environment variable, or `/settings`' field.
+    static func parse(_ text: String, option: String = "PARSE_SERVER_PASSWORD_POLICY") throws -> PasswordPolicy? {
+        let invalid = { (detail: String) in ConfigurationError("\(option): \(detail)") }
         guard let object = JSONValue.parse(text)?.objectValue else { throw invalid("must be a JSON object") }
         var policy = PasswordPolicy()
         for (key, value) in object {
