@@ -67,7 +67,16 @@ import Testing
         let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = try CrashJournal(directory: directory, service: "posts")
-        let other = await Task { journal.begin(1, suspect: false) }.value
+        // The other handler's task stays alive meanwhile, as a handler's does until it ends its slot: a task that
+        // had finished could leave its address to the next one.
+        let (begun, announce) = AsyncStream.makeStream(of: Int?.self)
+        let (hold, release) = AsyncStream.makeStream(of: Void.self)
+        let otherTask = Task {
+            announce.yield(journal.begin(1, suspect: false))
+            for await _ in hold {}
+        }
+        var announced = begun.makeAsyncIterator()
+        let other = await announced.next() ?? nil
         let mine = await Task {
             let slot = journal.begin(2, suspect: false)
             CrashSignals.markSlots(of: CrashSignals.currentTask(), in: journal.base.pointer)
@@ -84,6 +93,8 @@ import Testing
         #expect(flags(other) == 0)
         journal.end(mine)
         journal.end(other)
+        release.finish()
+        await otherTask.value
     }
 
     @Test func journalsOfProcessesThatDidNotCrashAreDeletedAndSayNothing() throws {
