@@ -20,7 +20,7 @@ struct JobScheduleRoutes: Sendable {
                                              "in_use": .array(inUse.map(JSONValue.string))]))
         case ("POST", 2):
             try requireWrite(identity, "create")
-            guard let schedule = try await checked(request, objectId: ObjectId.make(), lastRun: nil) else {
+            guard let schedule = try await checked(request, objectId: ObjectId.make()) else {
                 return Self.notDeployed
             }
             let created = try await store.create(schedule)
@@ -28,8 +28,8 @@ struct JobScheduleRoutes: Sendable {
                                     status: 201)
         case ("PUT", 3):
             try requireWrite(identity, "update")
-            guard let lastRun = try await store.lastRun(of: parts[2]) else { throw Self.notFound }
-            guard let schedule = try await checked(request, objectId: parts[2], lastRun: lastRun) else {
+            // Checked first, as parse-server does; the update keeps the row's `lastRun`.
+            guard let schedule = try await checked(request, objectId: parts[2]) else {
                 return Self.notDeployed
             }
             guard let updatedAt = try await store.update(schedule) else { throw Self.notFound }
@@ -58,10 +58,10 @@ struct JobScheduleRoutes: Sendable {
                                                   body: #"{"code":1,"error":"Cannot Schedule a job that is not deployed"}"#)
 
     /// The body's `job_schedule`, checked; nil when its job is not registered.
-    private func checked(_ request: RESTRequest, objectId: String, lastRun: Double?) async throws -> JobSchedule? {
+    private func checked(_ request: RESTRequest, objectId: String) async throws -> JobSchedule? {
         let body = request.body.flatMap { JSONValue.parse($0) }?.objectValue
         guard let body else { throw ParseError(.invalidJSON, "Invalid JSON") }
-        let schedule = try JobSchedule(body: body["job_schedule"], objectId: objectId, lastRun: lastRun, now: Date())
+        let schedule = try JobSchedule(body: body["job_schedule"], objectId: objectId, lastRun: nil, now: Date())
         return try await directory.snapshot().jobs[schedule.jobName] == nil ? nil : schedule
     }
 }

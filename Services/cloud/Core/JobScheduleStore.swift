@@ -39,13 +39,6 @@ struct JobScheduleStore: Sendable {
         return row.map { ParseDate.string(from: $0.date("updated_at") ?? Date()) }
     }
 
-    func lastRun(of objectId: String) async throws -> Double?? {
-        guard let row = try await pool.query("SELECT last_run FROM job_schedules WHERE object_id = $1", [objectId]).first else {
-            return nil
-        }
-        return .some(row.double("last_run"))
-    }
-
     func delete(_ objectId: String) async throws -> Bool {
         try await pool.query("DELETE FROM job_schedules WHERE object_id = $1 RETURNING object_id", [objectId]).first != nil
     }
