@@ -9,7 +9,6 @@ struct CloudRESTHandler: Sendable {
     let functions: FunctionRunner
     let jobs: JobRunner
     let statuses: JobStatusStore
-    let directory: TargetDirectory
     let scriptLogs: ScriptLogStore
     let schedules: JobScheduleRoutes
     let workers: WorkerDirectory

@@ -49,7 +49,7 @@ public enum CloudService: BuildableService {
         let scheduleStore = JobScheduleStore(pool: pool)
         let rest = CloudRESTHandler(hooks: HooksRoutes(store: store, directory: directory, announcer: announcer),
                                     functions: functions,
-                                    jobs: jobs, statuses: statuses, directory: directory, scriptLogs: scriptLogs,
+                                    jobs: jobs, statuses: statuses, scriptLogs: scriptLogs,
                                     schedules: JobScheduleRoutes(store: scheduleStore, directory: directory),
                                     workers: WorkerDirectory(pool: pool, queues: DeadLetterQueues(url: service.service.amqpURL,
                                                                                                   timeoutSeconds: 2)))
