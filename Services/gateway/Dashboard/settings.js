@@ -1,7 +1,7 @@
 // The Settings tab: the app's name, its application id and server URL, the keys a client needs (the master key
 // only on request, and never to a read-only user: the server refuses it), the settings that change while the
 // server runs (`/settings`), and an export of every class as JSON and CSV in one ZIP archive with the schemas.
-import { api, dashboardPath, session } from './api.js';
+import { api, dashboardGet, session } from './api.js';
 import { attempt, h } from './dom.js';
 import { settingsForm } from './runtime-settings.js';
 import { allObjects, toCSV } from './transfer.js';
@@ -10,14 +10,7 @@ import { zipArchive } from './zip.js';
 const KEYS = [['clientKey', 'Client key'], ['javascriptKey', 'JavaScript key'], ['restAPIKey', 'REST API key'],
   ['dotNetKey', '.NET key']];
 
-async function keys(withMasterKey) {
-  const response = await fetch(dashboardPath() + '/keys' + (withMasterKey ? '?masterKey=1' : ''), {
-    credentials: 'same-origin', cache: 'no-store', headers: { 'X-Parse-Dashboard-Token': session().csrfToken },
-  });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error || response.statusText);
-  return body;
-}
+const keys = (withMasterKey) => dashboardGet('keys' + (withMasterKey ? '?masterKey=1' : ''));
 
 export async function showSettings(view) {
   const app = await keys(false);
