@@ -41,26 +41,25 @@ final class EventConsumer: Sendable {
         connection.start()
         logger.info("consuming", ["queue": options.queue, "keys": options.routingKeys.joined(separator: ",")])
         // On SIGTERM/SIGINT: finish the event in hand, ack it, and stop; the rest stay in the queue.
-        let stop = Task { [endOfDeliveries] in
-            _ = await ShutdownSignal.wait()
-            endOfDeliveries.finish()
-        }
-        var handled = 0
-        for await delivery in deliveries {
-            while true {
-                do {
-                    try await handle(delivery)
-                    break
-                } catch {
-                    logger.warning("could not forward an event; retrying", ["error": "\(error)", "msg.id": delivery.messageId ?? ""])
-                    try await Task.sleep(for: .seconds(1))
+        try await withThrowingTaskGroup(of: Void.self) { [endOfDeliveries] signal in
+            signal.addTask { if await ShutdownSignal.next() != nil { endOfDeliveries.finish() } }
+            var handled = 0
+            for await delivery in deliveries {
+                while true {
+                    do {
+                        try await handle(delivery)
+                        break
+                    } catch {
+                        logger.warning("could not forward an event; retrying", ["error": "\(error)", "msg.id": delivery.messageId ?? ""])
+                        try await Task.sleep(for: .seconds(1))
+                    }
                 }
+                connection.ack(delivery)
+                handled += 1
+                if let limit = options.limit, handled >= limit { break }
             }
-            connection.ack(delivery)
-            handled += 1
-            if let limit = options.limit, handled >= limit { break }
+            signal.cancelAll()
         }
-        stop.cancel()
         await connection.stop()
     }
 

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Runtime
 import Synchronization
 
 /// One transfer a `CurlMultiLoop` runs: it sets up the handle, and is told how the transfer ended (or that it could
@@ -43,9 +44,7 @@ public final class CurlMultiLoop: @unchecked Sendable {
         }
         if start {
             // The one thread this loop owns, for the life of the process (see the type's comment).
-            let thread = Thread { [self] in run() }
-            thread.name = label
-            thread.start()
+            DedicatedThread.start(label) { [self] in run() }
         } else {
             curl_multi_wakeup(multi)
         }

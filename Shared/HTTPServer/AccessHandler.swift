@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Runtime
 
 // MHD's C callbacks. They live outside any `main.swift` on purpose: top-level code there is MainActor-isolated,
 // and closures nested in these callbacks would then trap when MHD's threads call them.
@@ -47,7 +48,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         MHD_suspend_connection(connection)
         context.markWaiting()
         let responder = core.responder
-        Task {
+        core.tracker.tasks.spawn {
             context.answer(await responder.respond(to: request))
         }
         return .YES
@@ -113,7 +114,7 @@ private func beginStreamedRequest(_ core: ServerCore, _ responder: any HTTPStrea
     }
     core.tracker.requestStarted()
     requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
-    Task {
+    core.tracker.tasks.spawn {
         context.answer(await responder.respond(to: head, body: stream))
     }
     return .YES

@@ -1,3 +1,4 @@
+import Runtime
 import Synchronization
 
 /// A response body produced while it is sent, for bodies too large to hold: the producer writes parts, the
@@ -53,9 +54,9 @@ public final class HTTPResponseStream: Sendable, Equatable {
     public static func == (lhs: HTTPResponseStream, rhs: HTTPResponseStream) -> Bool { lhs === rhs }
 
     /// Starts the producer; called once, when the response is queued on `connection`.
-    func start(on connection: ConnectionHandle) {
+    func start(on connection: ConnectionHandle, tasks: OwnedTasks) {
         state.withLock { $0.connection = connection }
-        Task {
+        tasks.spawn { [self] in
             do {
                 try await producer(Writer(stream: self))
                 finish(failed: false)

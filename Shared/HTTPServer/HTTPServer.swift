@@ -72,6 +72,8 @@ public final class HTTPServer: Sendable {
         // Let the answers just queued reach their clients before the daemon closes every connection.
         await waitForActiveRequests(until: clock.now + .seconds(1))
         stop(daemon, watchdog, listenSocket: listenSocket)
+        // Responders still running answer nobody now: cancelled, and waited for.
+        await core.tracker.tasks.stop()
         state.withLock { $0.lifecycle = .stopped }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 
 /// Closes connections that have not sent a complete request head within `timeout` of being accepted or of
 /// their previous answer (`HTTPServerConfiguration.headersTimeoutSeconds`): a client trickling a header byte
@@ -17,15 +18,13 @@ final class HeadTimeoutWatchdog: Sendable {
     func start() {
         // Checked a few times per timeout, so a connection lasts at most a little longer than it.
         let interval = min(max(timeout / 8, .milliseconds(100)), .seconds(1))
-        let thread = Thread { [self] in
+        DedicatedThread.start("http-head-timeout") { [self] in
             while stopped.wait(timeout: .now() + .milliseconds(Int(interval.components.seconds * 1000
                                                              + interval.components.attoseconds / 1_000_000_000_000_000))) == .timedOut {
                 registry.shutDownStalled(waitingLongerThan: timeout)
             }
             finished.signal()
         }
-        thread.name = "http-head-timeout"
-        thread.start()
     }
 
     /// Returns once the thread has stopped (before the daemon closes the sockets it might shut down).

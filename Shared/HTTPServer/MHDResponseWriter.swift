@@ -34,6 +34,8 @@ enum MHDResponseWriter {
     /// A body from `HTTPResponseStream`: MHD pulls it in blocks through `responseStreamReader`.
     private static func streamed(_ stream: HTTPResponseStream, on connection: OpaquePointer,
                                  tracker: RequestTracker?) -> OpaquePointer? {
+        // A stream only ever answers a request the tracker counts, whose tasks a shutdown stops.
+        guard let tracker else { return nil }
         let retained = Unmanaged.passRetained(stream)
         guard let created = MHD_create_response_from_callback(UInt64(stream.length), 64 * 1024, responseStreamReader,
                                                               retained.toOpaque(), responseStreamFree) else {
@@ -41,8 +43,8 @@ enum MHDResponseWriter {
             return nil
         }
         stream.tracker = tracker
-        tracker?.streamStarted(stream)
-        stream.start(on: ConnectionHandle(raw: connection))
+        tracker.streamStarted(stream)
+        stream.start(on: ConnectionHandle(raw: connection), tasks: tracker.tasks)
         return created
     }
 }

@@ -1,3 +1,4 @@
+import Runtime
 import Synchronization
 
 /// Server-wide bookkeeping for a clean shutdown: how many requests MHD still holds, and which ones sit in a
@@ -14,6 +15,8 @@ final class RequestTracker: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The responders' tasks and the streamed bodies' producers, stopped when the server has stopped.
+    let tasks = OwnedTasks("http requests")
 
     var activeRequests: Int { state.withLock { $0.active } }
     var waitingRequests: Int { state.withLock { $0.waiting.count } }

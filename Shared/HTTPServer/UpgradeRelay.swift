@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CMicroHTTPD
 import Foundation
+import Runtime
 import Synchronization
 
 /// Copies bytes both ways between upgraded client sockets and their upstream sockets, on one thread of its own
@@ -35,7 +36,7 @@ final class UpgradeRelay: @unchecked Sendable {
     private let finished = Mutex(false)
     private var pairs: [Pair] = []
     private var wake: (read: Int32, write: Int32) = (-1, -1)
-    private var thread: Thread?
+    private var thread: DedicatedThread?
 
     init() {}
 
@@ -44,10 +45,7 @@ final class UpgradeRelay: @unchecked Sendable {
         pipe(&fds)
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         wake = (fds[0], fds[1])
-        let thread = Thread { [self] in run() }
-        thread.name = "upgrade-relay"
-        self.thread = thread
-        thread.start()
+        thread = DedicatedThread.start("upgrade-relay") { [self] in run() }
     }
 
     /// Ends every relayed connection and returns once the thread is gone (MHD must not stop before).

@@ -29,9 +29,7 @@ public final class AMQPConnection: Sendable {
 
     /// Starts the connection thread; it connects in the background and keeps reconnecting until `stop`.
     public func start() {
-        let thread = Thread { [self] in ConnectionLoop(connection: self).run() }
-        thread.name = "amqp-\(options.name)"
-        thread.start()
+        DedicatedThread.start("amqp-\(options.name)") { [self] in ConnectionLoop(connection: self).run() }
     }
 
     public var isConnected: Bool { mailbox.isConnected }

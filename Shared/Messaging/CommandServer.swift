@@ -36,7 +36,8 @@ public final class CommandServer: Sendable {
     private let router: CommandRouter
     private let options: Options
     private let logger: Logger
-    private let inFlight = Atomic<Int>(0)
+    /// The commands being handled, one task each.
+    private let handling = OwnedTasks("commands")
     private let connectionBox = Mutex<AMQPConnection?>(nil)
     /// One per type the router knows, and one for the rest (`unknown`, so a sender cannot add series).
     private let series: [String: CommandSeries]
@@ -74,28 +75,28 @@ public final class CommandServer: Sendable {
     /// Commands still unfinished then are not acked and go to another replica.
     public func drain(grace: Duration) async {
         await connection.cancelConsumers()
-        let deadline = ContinuousClock.now + grace
-        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await handling.waitUntilIdle(upTo: grace)
         await connection.stop()
+        // What is still running can no longer answer or ack: cancelled, and waited for, so nothing of it outlives
+        // the server.
+        await handling.stop()
     }
 
     private func received(_ delivery: Delivery) {
-        inFlight.add(1, ordering: .relaxed)
         MessagingMetrics.commandsInFlight.increment()
         let large = delivery.body.count >= MemoryTrim.largeBytes
         // Every line logged and every call made while handling it belongs to the caller's trace.
         let trace = delivery.headers[TraceContext.header].flatMap(TraceContext.init(traceparent:))
         let message = Envelope.context(of: delivery)
-        Task {
+        let started = handling.spawn { [self] in
             await TraceContext.$current.withValue(trace) {
                 await MessageContext.$current.withValue(message) { await handle(delivery) }
             }
             MessagingMetrics.commandsInFlight.decrement()
-            inFlight.subtract(1, ordering: .releasing)
             if large { MemoryTrim.afterLargeWork() }
         }
+        // Stopping: left unacked, for another replica.
+        if !started { MessagingMetrics.commandsInFlight.decrement() }
     }
 
     private func handle(_ delivery: Delivery) async {

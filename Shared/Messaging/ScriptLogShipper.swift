@@ -12,7 +12,8 @@ public final class ScriptLogShipper: Sendable {
     private let timeout: Duration
     private let logger: Logger
     private let lost = Atomic<Int>(0)
-    private let loop = Mutex<Task<Void, Never>?>(nil)
+    private let loop = OwnedTasks("script log shipping")
+    private let started = Atomic<Bool>(false)
 
     public init(tap: ScriptLogTap = .shared, client: RPCClient, interval: Duration = .milliseconds(250),
                 timeout: Duration = .seconds(2), logger: Logger) {
@@ -33,20 +34,13 @@ public final class ScriptLogShipper: Sendable {
 
     /// Runs `run()` in a task this shipper owns until `stop()`.
     public func start() {
-        loop.withLock { loop in
-            guard loop == nil else { return }
-            loop = Task { await self.run() }
-        }
+        guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        loop.spawn { await self.run() }
     }
 
     /// Stops the loop and ships what is left.
     public func stop() async {
-        let task = loop.withLock { loop in
-            defer { loop = nil }
-            return loop
-        }
-        task?.cancel()
-        await task?.value
+        await loop.stop()
         await flush(timeout: Self.lastFlushTimeout)
     }
 

@@ -92,7 +92,8 @@ public final class Cloud: Sendable {
         let scriptLogs = ScriptLogShipper(client: calls, logger: logger)
         scriptLogs.start()
         let registration = handlers.registration(queue: configuration.queue)
-        let registering = Task { [logger] in
+        // Registering goes on until cloud answers or the signal comes.
+        let signal = await ShutdownSignal.wait(whileRunning: [{ [logger] in
             var attempt = 0
             while !Task.isCancelled {
                 do {
@@ -112,10 +113,8 @@ public final class Cloud: Sendable {
                     try? await Task.sleep(for: .milliseconds(500))
                 }
             }
-        }
-        let signal = await ShutdownSignal.wait()
+        }])
         logger.info("stopping", ["signal": signal])
-        registering.cancel()
         await server.drain(grace: .seconds(10))
         await scriptLogs.stop()
         await calls.stop()

@@ -19,6 +19,8 @@ public final class AfterTriggerDispatcher: Sendable {
     public static func binding(of service: ServiceName) -> String { "cloud.trigger.\(service.rawValue).#" }
 
     private let connection: AMQPConnection
+    /// The deliveries being sent to Cloud Code.
+    private let deliveries = OwnedTasks("after triggers")
 
     public init(service: ServiceName, url: AMQPURL, exchange: String, runner: any CloudTriggerRunner,
                 maxAttempts: Int, callTimeout: Duration = .seconds(30), logger: Logger) {
@@ -28,8 +30,10 @@ public final class AfterTriggerDispatcher: Sendable {
         topology.addCommandQueue(queue)
         topology.bind(queue, to: exchange, routingKey: Self.binding(of: service))
         let box = ConnectionBox()
+        let deliveries = self.deliveries
         let consumer = AMQPConnection.Consumer(queue: queue) { delivery in
-            Task {
+            // Refused once stopping: left unacked, for the next start.
+            deliveries.spawn {
                 guard let connection = box.connection else { return }
                 await Self.deliver(delivery, queue: queue, runner: runner, maxAttempts: maxAttempts,
                                    callTimeout: callTimeout, connection: connection, logger: logger)
@@ -44,6 +48,8 @@ public final class AfterTriggerDispatcher: Sendable {
     public func start() { connection.start() }
     public func stop() async {
         await connection.cancelConsumers()
+        // Those still waiting for Cloud Code (or for their next try) stay unacked and come back to the next start.
+        await deliveries.stop()
         await connection.stop()
     }
 

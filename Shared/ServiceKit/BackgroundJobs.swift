@@ -3,26 +3,27 @@ import Runtime
 /// The running background jobs of one service: each in a task the host owns, so a stop cancels every one of them
 /// and waits until they have returned, instead of leaving them to be cut off by the process exit.
 public final class BackgroundJobs: Sendable {
-    private let tasks: [(name: String, task: Task<Void, Never>)]
-    private let logger: Logger
+    public let names: [String]
+    private let tasks: OwnedTasks
 
-    private init(tasks: [(name: String, task: Task<Void, Never>)], logger: Logger) {
+    private init(names: [String], tasks: OwnedTasks) {
+        self.names = names
         self.tasks = tasks
-        self.logger = logger
     }
 
     public static func start(_ jobs: [BackgroundJob], logger: Logger) -> BackgroundJobs {
-        BackgroundJobs(tasks: jobs.map { job in (job.name, Task { await job.run() }) }, logger: logger)
+        let tasks = OwnedTasks("background jobs")
+        for job in jobs {
+            tasks.spawn {
+                await job.run()
+                logger.debug("background job stopped", ["job": job.name])
+            }
+        }
+        return BackgroundJobs(names: jobs.map(\.name), tasks: tasks)
     }
-
-    public var names: [String] { tasks.map(\.name) }
 
     /// Cancels every job, then waits for each to return.
     public func stop() async {
-        for (_, task) in tasks { task.cancel() }
-        for (name, task) in tasks {
-            await task.value
-            logger.debug("background job stopped", ["job": name])
-        }
+        await tasks.stop()
     }
 }

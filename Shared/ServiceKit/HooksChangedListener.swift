@@ -15,8 +15,7 @@ public final class HooksChangedListener: Sendable {
         // Auto-acknowledged: the registry reloads whenever this connection comes back, so a notification lost with
         // it costs nothing.
         let consumer = AMQPConnection.Consumer(queue: queue, autoAck: true) { _ in
-            registry.invalidate()
-            Task { await registry.reload() }
+            registry.reloadInBackground()
         }
         connection = AMQPConnection(url: url, options: .init(name: "\(service.rawValue)-hooks", topology: topology,
                                                              consumers: [consumer], prefetch: 16),

@@ -35,22 +35,25 @@ final class OutboxWake: Sendable {
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
-        }
-        let signalled = await withCheckedContinuation { continuation in
-            let pending = state.withLock { state in
-                if state.pending {
-                    state.pending = false
-                    return true
-                }
-                state.waiters[id] = continuation
-                return false
+        // The timer is a child task: it ends the wait after `timeout`, or at once when the waiting task is cancelled.
+        return await withTaskGroup(of: Void.self) { timer in
+            timer.addTask { [self] in
+                try? await Task.sleep(for: timeout)
+                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
             }
-            if pending { continuation.resume(returning: true) }
+            let signalled = await withCheckedContinuation { continuation in
+                let pending = state.withLock { state in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if pending { continuation.resume(returning: true) }
+            }
+            timer.cancelAll()
+            return signalled
         }
-        timer.cancel()
-        return signalled
     }
 }

@@ -21,7 +21,9 @@ public final class TriggerRegistry: Sendable {
         var stale = false
         /// The last load failed: look-ups use the list they have while `maintain` tries again.
         var retrying = false
-        var reload: Task<[String: Set<TriggerName>]?, Never>?
+        /// A load is under way; `loadWaiters` get its list.
+        var loading = false
+        var loadWaiters: [CheckedContinuation<[String: Set<TriggerName>]?, Never>] = []
         var failures = 0
     }
 
@@ -29,6 +31,8 @@ public final class TriggerRegistry: Sendable {
     private let logger: Logger
     private let loadTimeout: Duration
     private let state = Mutex(State())
+    /// The loads, stopped when `maintain` ends with the service.
+    private let loads = OwnedTasks("trigger list loads")
 
     public init(runner: any CloudTriggerRunner, logger: Logger, loadTimeout: Duration = .seconds(2)) {
         self.runner = runner
@@ -87,32 +91,42 @@ public final class TriggerRegistry: Sendable {
     /// Loads the list once, sharing a load already under way; nil when Cloud Code did not answer.
     @discardableResult
     public func reload() async -> [String: Set<TriggerName>]? {
-        let task = state.withLock { state -> Task<[String: Set<TriggerName>]?, Never> in
-            if let running = state.reload { return running }
+        await withCheckedContinuation { startLoad(answering: $0) }
+    }
+
+    /// Marks the list stale and starts a load without waiting for it (a change was announced).
+    public func reloadInBackground() {
+        invalidate()
+        startLoad(answering: nil)
+    }
+
+    /// Starts a load unless one is under way; `waiter` gets the list it loads.
+    private func startLoad(answering waiter: CheckedContinuation<[String: Set<TriggerName>]?, Never>?) {
+        let start = state.withLock { state -> Bool in
+            if let waiter { state.loadWaiters.append(waiter) }
+            guard !state.loading else { return false }
+            state.loading = true
             // Cleared before the load starts, so a change announced while it runs marks the new list stale again.
             state.stale = false
             state.retrying = false
-            let task = Task { await self.load() }
-            state.reload = task
-            return task
+            return true
         }
-        return await task.value
+        // Detached: a load serves every caller, so it must not end at the first caller's deadline.
+        if start, !loads.spawnDetached({ await self.load() }) { loaded(nil) }
     }
 
-    private func load() async -> [String: Set<TriggerName>]? {
+    private func load() async {
         do {
             let registrations = try await runner.listTriggers(timeout: loadTimeout)
             let byClass = Dictionary(grouping: registrations.triggers, by: \.className).mapValues { Set($0.map(\.triggerName)) }
             state.withLock {
                 $0.byClass = byClass
                 $0.generation = registrations.generation
-                $0.reload = nil
                 $0.failures = 0
             }
-            return byClass
+            loaded(byClass)
         } catch {
             let failures = state.withLock { state in
-                state.reload = nil
                 state.retrying = true
                 state.failures += 1
                 return state.failures
@@ -120,8 +134,18 @@ public final class TriggerRegistry: Sendable {
             if failures == 1 || failures % 30 == 0 {
                 logger.warning("cannot load the Cloud Code trigger registrations; retrying", ["error": "\(error)"])
             }
-            return nil
+            loaded(nil)
         }
+    }
+
+    /// The load is over: its waiters get `list` (nil when Cloud Code did not answer).
+    private func loaded(_ list: [String: Set<TriggerName>]?) {
+        let waiters = state.withLock { state in
+            state.loading = false
+            defer { state.loadWaiters.removeAll() }
+            return state.loadWaiters
+        }
+        waiters.forEach { $0.resume(returning: list) }
     }
 
     /// Keeps the list loaded: a first load with retries, then a reload whenever it goes stale. Also stale whenever
@@ -142,6 +166,7 @@ public final class TriggerRegistry: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(100))
         }
+        await loads.stop()
     }
 }
 

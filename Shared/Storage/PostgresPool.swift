@@ -25,6 +25,7 @@ public actor PostgresPool {
     private var waiters: [Waiter] = []
     /// When the task that expires late waiters wakes next; nil when none sleeps.
     private var sweepAt: Deadline?
+    private let sweeps = OwnedTasks("postgres pool sweeps")
     private var isClosed = false
     /// Cancels its connections' statements that outlive their deadline.
     private let watchdog = StatementWatchdog()
@@ -90,6 +91,7 @@ public actor PostgresPool {
         let waiting = waiters
         waiters.removeAll()
         for waiter in waiting { waiter.continuation.resume(throwing: PostgresError.poolClosed) }
+        await sweeps.stop()
         let closing = idle
         idle.removeAll()
         openCount -= closing.count
@@ -132,7 +134,7 @@ public actor PostgresPool {
     private func sweep(at deadline: Deadline) {
         if let planned = sweepAt, planned <= deadline { return }
         sweepAt = deadline
-        Task { await self.sweepLoop(from: deadline) }
+        sweeps.spawnDetached { await self.sweepLoop(from: deadline) }
     }
 
     private static let gaveUpWaiting = DeadlineExceeded("waiting for a database connection")
@@ -141,6 +143,7 @@ public actor PostgresPool {
         var wake = first
         while true {
             try? await Task.sleep(for: wake.remaining)
+            if Task.isCancelled { return }
             // A sweep planned earlier since took over, and plans its own next wake.
             guard sweepAt == wake else { return }
             var late: [Waiter] = []

@@ -40,9 +40,8 @@ final class StatementWatchdog: @unchecked Sendable {  // Safe: every field is gu
         watches[lastToken] = Watch(deadline: deadline.uptimeNanoseconds, cancel: cancel)
         if !threadStarted {
             threadStarted = true
-            let thread = Thread { [self] in run() }
-            thread.name = "postgres-statement-watchdog"
-            thread.start()
+            // Ends by itself once idle (`idleExit`), so nobody joins it.
+            DedicatedThread.start("postgres-statement-watchdog") { [self] in run() }
         }
         if deadline.uptimeNanoseconds < plannedWake { condition.broadcast() }
         return lastToken

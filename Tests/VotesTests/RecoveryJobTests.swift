@@ -15,7 +15,7 @@ import Testing
         let configuration = VotesService.Configuration(
             service: try ServiceConfiguration.fromEnvironment(.votes, Environment([:])), votes: VotesConfiguration())
         let jobs = VotesService.build(configuration: configuration, bus: client, database: pool).jobs
-        #expect(jobs.map(\.name) == ["ballot recovery"])
+        #expect(jobs.map(\.name) == ["ballot recovery", "vote rounds"])
 
         let running = BackgroundJobs.start(jobs, logger: logger)
         try await Task.sleep(for: .milliseconds(50))

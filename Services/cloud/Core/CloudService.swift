@@ -42,7 +42,7 @@ public enum CloudService: BuildableService {
                                      timeout: configuration.callTimeout)
         let statuses = JobStatusStore(pool: pool)
         let jobs = JobRunner(directory: directory, caller: caller, statuses: statuses, configuration: configuration,
-                             logger: logger)
+                             logger: logger, running: OwnedTasks("cloud jobs"))
         let announcer = GenerationAnnouncer(calls: calls, timeout: configuration.callTimeout)
         let scriptLogs = ScriptLogStore(pool: pool, retentionDays: configuration.scriptLogRetentionDays,
                                         maxLines: configuration.scriptLogMaxLines)
@@ -96,6 +96,7 @@ public enum CloudService: BuildableService {
             }
         }
         let scheduler = JobScheduler(store: scheduleStore, jobs: jobs, logger: logger)
-        return ServiceHandlers(router: router, jobs: [pruning, BackgroundJob(name: "job schedules") { await scheduler.run() }])
+        return ServiceHandlers(router: router, jobs: [pruning, BackgroundJob(name: "job schedules") { await scheduler.run() },
+                                                      .owning(jobs.running)])
     }
 }

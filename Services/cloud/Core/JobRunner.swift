@@ -10,6 +10,8 @@ struct JobRunner: Sendable {
     let statuses: JobStatusStore
     let configuration: CloudConfiguration
     let logger: Logger
+    /// The jobs running; the service stops them with its other background work.
+    let running: OwnedTasks
 
     /// `source`: `_JobStatus.source`, `api` for a client's call, `schedule` for a run a schedule started.
     func start(_ job: StartCloudJob, requestId: String, identity: Identity, source: String = "api") async throws -> CloudJobStarted {
@@ -27,9 +29,12 @@ struct JobRunner: Sendable {
         let timeout = configuration.jobTimeout
         let (caller, statuses, logger) = (caller, statuses, logger)
         // Detached: the job outlives this command and must not inherit its deadline.
-        Task.detached {
+        let started = running.spawnDetached {
             await Self.run(call, on: target, objectId: objectId, caller: caller, statuses: statuses, timeout: timeout,
                            requestId: requestId, logger: logger)
+        }
+        if !started {
+            try? await statuses.finish(objectId, status: "failed", message: "The cloud service stopped before the job started.")
         }
         return CloudJobStarted(jobStatusId: objectId)
     }

@@ -89,8 +89,7 @@ public final class Gateway: Sendable {
         let base = "http://\(configuration.host):\(server.port)"
         logger.info("listening", ["url": base + configuration.mountPath])
         if let dashboard = configuration.dashboard { logger.info("dashboard", ["url": base + dashboard.path + "/"]) }
-        let reporter = requestCounts
-        Task { await reporter.start() }
+        requestCounts.start()
     }
 
     /// Stops accepting, lets requests in flight finish, then closes the broker connection.
@@ -125,9 +124,10 @@ public final class Gateway: Sendable {
             logger.error("cannot start", ["error": "\(error)"])
             return 1
         }
-        let cleanup = gateway.rateLimiter.counter.map { counter in Task { await counter.runCleanup() } }
-        let signal = await ShutdownSignal.wait()
-        cleanup?.cancel()
+        let cleanup: [@Sendable () async -> Void] = gateway.rateLimiter.counter.map { counter in
+            [{ await counter.runCleanup() }]
+        } ?? []
+        let signal = await ShutdownSignal.wait(whileRunning: cleanup)
         logger.info("stopping", ["signal": signal])
         await gateway.stop()
         logger.info("stopped")

@@ -18,7 +18,7 @@ final class SessionCacheLeaseHolder: Sendable {
     private let cache: SessionCache
     private let logger: Logger
     private let connectionBox = Mutex<AMQPConnection?>(nil)
-    private let renewals = Mutex<Task<Void, Never>?>(nil)
+    private let renewals = OwnedTasks("session cache lease")
 
     init(url: AMQPURL, client: RPCClient, cache: SessionCache, logger: Logger) {
         let queue = "gateway.sessions.\(UUID().uuidString.lowercased())"
@@ -44,22 +44,20 @@ final class SessionCacheLeaseHolder: Sendable {
 
     func start() {
         connection.start()
-        renewals.withLock { task in
-            task = Task { [self] in
-                while !Task.isCancelled {
-                    // Every second from the last one's start, so a slow answer does not push the next renewal
-                    // past the end of the lease.
-                    let started = ContinuousClock.now
-                    await renew()
-                    try? await Task.sleep(until: started + Self.renewalInterval)
-                }
+        renewals.spawn { [self] in
+            while !Task.isCancelled {
+                // Every second from the last one's start, so a slow answer does not push the next renewal past the
+                // end of the lease.
+                let started = ContinuousClock.now
+                await renew()
+                try? await Task.sleep(until: started + Self.renewalInterval)
             }
         }
     }
 
     /// Gives the lease back, so no change waits for a gateway that is gone.
     func stop() async {
-        renewals.withLock { $0 }?.cancel()
+        await renewals.stop()
         _ = try? await client.send(SessionCacheLease.type, SessionCacheLease(queue: queue, release: true), to: .auth,
                                    requestId: "session-cache-lease", identity: .master, timeout: .seconds(1),
                                    expecting: SessionCacheLeaseGranted.self)

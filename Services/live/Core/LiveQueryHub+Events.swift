@@ -44,7 +44,7 @@ extension LiveQueryHub {
 
     private func fetch(_ className: String, _ objectId: String) {
         let backend = self.backend
-        Task { [self] in
+        backendCalls.spawn { [self] in
             let object: [String: JSONValue]?
             do {
                 object = try await backend.object(className: className, objectId: objectId)

@@ -34,7 +34,7 @@ extension LiveQueryHub {
         rulesClock += 1
         let started = rulesClock
         let backend = self.backend
-        Task { [self] in
+        backendCalls.spawn { [self] in
             let loaded: ClassRules?
             do {
                 loaded = try await backend.schema(className: className).map(ClassRules.init(schema:)) ?? .open

@@ -18,7 +18,7 @@ extension LiveQueryHub {
     /// Asks auth again; meanwhile the token keeps `previous` (nil after a revocation, so it sees nothing private).
     func resolve(_ token: String) {
         let backend = self.backend
-        Task { [self] in
+        backendCalls.spawn { [self] in
             let identity: Identity?
             do {
                 identity = try await backend.identity(sessionToken: token)

@@ -13,7 +13,7 @@ extension LiveQueryHub {
         guard !loadingTriggers else { return }
         loadingTriggers = true
         let backend = self.backend
-        Task { [self] in
+        backendCalls.spawn { [self] in
             let keys: Set<TriggerKey>?
             do {
                 keys = try await backend.triggerKeys()
@@ -45,7 +45,7 @@ extension LiveQueryHub {
         triggerCalls += 1
         let call = triggerCalls
         waitingForTriggers[call] = body
-        Task { [self] in
+        backendCalls.spawn { [self] in
             let result: Result<TriggerResult, ParseError>
             do {
                 result = .success(try await backend.runTrigger(run, identity: identity))

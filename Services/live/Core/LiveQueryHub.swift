@@ -38,6 +38,8 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     /// Events of classes with an `afterEvent` trigger waiting for the one before them (`LiveQueryHub+AfterEvent`).
     var afterEventBacklog: [String: [HeldEvent]] = [:]
     var afterEventBusy: Set<String> = []
+    /// The calls to auth, posts and cloud under way, each answered back on the hub's thread.
+    let backendCalls = OwnedTasks("live backend calls")
     /// The hub's thread: every piece of state above is touched on it alone.
     private let queue = DispatchQueue(label: "live-hub")
     /// Frames made by the piece of work under way, sent when it ends.
@@ -54,6 +56,11 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         self.keys = keys
         self.limits = limits
         self.logger = logger
+    }
+
+    /// Stops the calls still under way (at shutdown, once the sockets are closed) and waits for them.
+    public func stop() async {
+        await backendCalls.stop()
     }
 
     /// Hands an event over from any thread.

@@ -20,7 +20,7 @@ public final class SocketLoop: @unchecked Sendable {
     private var lastPing = ContinuousClock.now
     private let posted = Mutex<[@Sendable () -> Void]>([])
     private let stopping = Mutex(false)
-    private var thread: Thread?
+    private var thread: DedicatedThread?
     public weak var delegate: (any SocketLoopDelegate)?
     public private(set) var port: UInt16 = 0
 
@@ -37,16 +37,17 @@ public final class SocketLoop: @unchecked Sendable {
         wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         add(listener, events: EPOLLIN.rawValue)
         add(wake, events: EPOLLIN.rawValue)
-        let thread = Thread { [self] in run() }
-        thread.name = "live-sockets"
-        thread.stackSize = 1 << 22
-        self.thread = thread
-        thread.start()
+        thread = DedicatedThread.start("live-sockets", stackSize: 1 << 22) { [self] in run() }
     }
 
     public func stop() {
         stopping.withLock { $0 = true }
         signalWake()
+    }
+
+    /// Returns once the loop thread has ended (after `stop`).
+    public func join() async {
+        await thread?.join()
     }
 
     /// Runs `work` on the loop thread soon; safe from any thread.

@@ -49,15 +49,14 @@ public final class PushAdapter: Sendable {
         calls.start()
         logger.info("consuming", ["queue": configuration.queue, "keys": configuration.routingKeys.joined(separator: ","),
                                   "endpoints": configuration.endpoints.byType.keys.sorted().joined(separator: ",")])
-        let stop = Task { [endOfDeliveries] in
-            _ = await ShutdownSignal.wait()
-            endOfDeliveries.finish()
+        await withTaskGroup(of: Void.self) { [endOfDeliveries] signal in
+            signal.addTask { if await ShutdownSignal.next() != nil { endOfDeliveries.finish() } }
+            for await message in deliveries {
+                await handle(message)
+                connection.ack(message)
+            }
+            signal.cancelAll()
         }
-        for await message in deliveries {
-            await handle(message)
-            connection.ack(message)
-        }
-        stop.cancel()
         await calls.stop()
         await connection.stop()
     }

@@ -77,6 +77,8 @@ actor BallotBatcher {
     private var maxRounds: Int { configuration.maxRounds }
     private var waiting: [Waiting] = []
     private var rounds = 0
+    /// The rounds under way; stopped with the service's background jobs, after its commands have drained.
+    nonisolated let roundTasks = OwnedTasks("vote rounds")
 
     init(ledger: any BallotRecording, client: RPCClient, configuration: VotesConfiguration) {
         self.ledger = ledger
@@ -98,10 +100,16 @@ actor BallotBatcher {
             }
             if rounds < maxRounds {
                 rounds += 1
-                // The rounds serve every ballot that comes meanwhile, not only this request: they must not inherit
-                // its deadline (`Deadline.current`), which would stop their statements when it passes.
-                Deadline.$current.withValue(nil) {
-                    Task { await self.drain() }
+                // The rounds serve every ballot that comes meanwhile, not only this request: detached, so they do
+                // not inherit its deadline (`Deadline.current`), which would stop their statements when it passes.
+                if !roundTasks.spawnDetached({ await self.drain() }) {
+                    // The service is stopping (its commands drained first): the ballot stays for a retry.
+                    rounds -= 1
+                    let refused = waiting.filter { $0.saga.ballot.ballotId == ballot.ballotId }
+                    waiting.removeAll { $0.saga.ballot.ballotId == ballot.ballotId }
+                    for entry in refused {
+                        entry.continuations.forEach { $0.resume(throwing: MessagingError.unavailable) }
+                    }
                 }
             }
         }

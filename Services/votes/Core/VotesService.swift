@@ -69,6 +69,7 @@ public enum VotesService: BuildableService {
         handlers.router.register(ReplayVotes.type, ReplayVotes.self) { command, _ in try await replay.handle(command) }
         let recovery = BallotRecovery(ledger: ledger, batcher: batcher, configuration: votes, logger: logger)
         handlers.jobs.append(BackgroundJob(name: "ballot recovery") { await recovery.run() })
+        handlers.jobs.append(.owning(batcher.roundTasks))
         return handlers
     }
 }

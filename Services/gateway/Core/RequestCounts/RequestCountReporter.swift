@@ -1,6 +1,7 @@
 import Contracts
 import Messaging
 import Runtime
+import Synchronization
 
 /// Sends the gateway's request counts to posts (`requests.count.v1`) every `interval`, and once more at stop.
 /// A report whose answer did not arrive is sent again with the same id, which posts adds once; new counts wait
@@ -12,7 +13,8 @@ actor RequestCountReporter {
     private let timeout: Duration
     private let logger: Logger
     private var pending: RecordRequestCounts?
-    private var loop: Task<Void, Never>?
+    private let loop = OwnedTasks("request count reports")
+    private let started = Atomic<Bool>(false)
 
     init(counter: RequestCounter, client: RPCClient, interval: Duration, timeout: Duration, logger: Logger) {
         self.counter = counter
@@ -22,10 +24,10 @@ actor RequestCountReporter {
         self.logger = logger
     }
 
-    func start() {
-        guard loop == nil else { return }
+    nonisolated func start() {
+        guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let interval = self.interval
-        loop = Task { [weak self] in
+        loop.spawn { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let self else { return }
@@ -35,8 +37,7 @@ actor RequestCountReporter {
     }
 
     func stop() async {
-        loop?.cancel()
-        loop = nil
+        await loop.stop()
         await report()
     }
 

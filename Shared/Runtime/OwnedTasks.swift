@@ -1,0 +1,115 @@
+import Synchronization
+
+/// The tasks one component starts, each remembered until it returns, so whoever owns the component can wait for
+/// them and stop them: the one way code here starts a task that outlives the function starting it (a command's
+/// handling, a reload in the background, a job that outlives its request). `deploy/lint-tasks` checks that no
+/// other file starts one.
+///
+/// Ends in `stop`: new starts are refused from then on, the running ones get `grace` to finish and are then
+/// cancelled and awaited, so nothing the component started is still running when its connections close.
+/// Tasks (not a task group) because the work is started from C threads and callbacks, outside any task.
+public final class OwnedTasks: Sendable {
+    private struct State {
+        var running: [UInt64: Task<Void, Never>] = [:]
+        var next: UInt64 = 0
+        var stopping = false
+        var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    public let name: String
+    private let state = Mutex(State())
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    /// Starts `body` in a task that inherits the caller's task-local values (its trace, its deadline); false,
+    /// without starting it, once `stop` has begun.
+    @discardableResult
+    public func spawn(_ body: @escaping @Sendable () async -> Void) -> Bool {
+        start(detached: false, body)
+    }
+
+    /// Starts `body` in a task that inherits nothing from the caller: work that serves more than the request
+    /// that started it must not end at that request's deadline.
+    @discardableResult
+    public func spawnDetached(_ body: @escaping @Sendable () async -> Void) -> Bool {
+        start(detached: true, body)
+    }
+
+    /// How many are running.
+    public var count: Int { state.withLock { $0.running.count } }
+
+    /// Waits until none is running, or `grace` has passed; true when none is running. New ones may still start.
+    @discardableResult
+    public func waitUntilIdle(upTo grace: Duration) async -> Bool {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.idle() }
+            group.addTask { try? await Task.sleep(for: grace) }
+            await group.next()
+            group.cancelAll()
+        }
+        return count == 0
+    }
+
+    /// Refuses new tasks, gives the running ones `grace` to return, then cancels the rest and waits for them, at
+    /// most `patience` (a task that ignores its cancellation must not hold a shutdown forever). Returns how many
+    /// are still running then.
+    @discardableResult
+    public func stop(grace: Duration = .zero, patience: Duration = .seconds(10)) async -> Int {
+        state.withLock { $0.stopping = true }
+        // Waited for in a task of its own: a caller that is itself being cancelled (a job that stops) still waits.
+        await Task.detached { [self] in
+            if grace > .zero { await waitUntilIdle(upTo: grace) }
+            for task in state.withLock({ Array($0.running.values) }) { task.cancel() }
+            await waitUntilIdle(upTo: patience)
+        }.value
+        return count
+    }
+
+    private func start(detached: Bool, _ body: @escaping @Sendable () async -> Void) -> Bool {
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            state.next &+= 1
+            let id = state.next
+            // Made under the lock, so the task's own `finished` (which takes it) always finds its entry.
+            let work: @Sendable () async -> Void = { [self] in
+                await body()
+                finished(id)
+            }
+            state.running[id] = detached ? Task.detached(operation: work) : Task(operation: work)
+            return true
+        }
+    }
+
+    private func finished(_ id: UInt64) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.running.removeValue(forKey: id)
+            guard state.running.isEmpty else { return [] }
+            defer { state.idleWaiters.removeAll() }
+            return Array(state.idleWaiters.values)
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns when none is running, or when the calling task is cancelled.
+    private func idle() async {
+        let id = state.withLock { state in
+            state.nextWaiter &+= 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state in
+                    guard !state.running.isEmpty, !Task.isCancelled else { return true }
+                    state.idleWaiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.idleWaiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+}
