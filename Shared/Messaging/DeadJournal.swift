@@ -1,7 +1,9 @@
 import Glibc
 
-/// The journal of a dead process, read by a living one (`CrashJournal.verdict`). Holding its lock keeps two readers
-/// from deleting it under each other; a journal whose lock is held belongs to a living process and is not read.
+/// The journal of a dead process, read by a living one (`CrashJournal.verdict`). Its process held it under an
+/// exclusive lock; readers take a shared one, so a journal still locked exclusively belongs to a living process and
+/// is not read, while any number of readers (a replica and a restarted process, each asked about the commands the
+/// crash sent back) read a dead one at once. Only a reader that gets the lock alone deletes it.
 struct DeadJournal {
     struct Entry: Equatable {
         var key: UInt64
@@ -20,7 +22,7 @@ struct DeadJournal {
     init?(path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else {
             Glibc.close(descriptor)
             return nil
         }
@@ -52,7 +54,11 @@ struct DeadJournal {
         self.entries = entries
     }
 
-    func remove() { unlink(path) }
+    /// Deletes it, unless another reader holds it right now (it is then left for a later reader).
+    func remove() {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
+        unlink(path)
+    }
 
     func close() { Glibc.close(descriptor) }
 }

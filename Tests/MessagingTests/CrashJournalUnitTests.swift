@@ -113,6 +113,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: otherService))
     }
 
+    @Test func anotherReaderOfTheSameDeadJournalDoesNotHideIt() throws {
+        let directory = Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try Self.writeDeadJournal(directory, service: "posts", crashedAt: CrashJournal.now(), entries: [(42, false)])
+        // A replica reading it for another redelivered command at the moment this process asks.
+        let otherReader = try #require(DeadJournal(path: path))
+        defer { otherReader.close() }
+        let journal = try CrashJournal(directory: directory, service: "posts")
+        #expect(journal.verdict(for: 42) == .poison)
+    }
+
     @Test func aLivingProcessJournalIsNotRead() throws {
         let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
