@@ -25,7 +25,8 @@ enum BatchPlan: Sendable {
         var owners: Set<ServiceName> = []
         var hasVote = false
         for item in batch.items {
-            guard let route = item.route, !FileRoute.isFileRoute(route), let owner = ServiceRoute.owner(of: route) else {
+            guard let route = item.route,
+                  case .service(let owner) = GatewayRoute.destination(method: item.method, path: route) else {
                 steps.append(.unroutable(path: item.path))
                 continue
             }

@@ -7,16 +7,21 @@ import Runtime
 /// its way to the files service.
 extension GatewayResponder: HTTPStreamingResponder {
     func streamsBody(of head: HTTPRequest) -> Bool {
-        guard head.method == "POST", let path = routePath(head.path), FileRoute.isFileRoute(path) else { return false }
+        let route = route(of: head)
+        guard head.method == "POST", route.destination == .files, let path = route.path else { return false }
         if case .upload = FileRoute(method: head.method, path: path) { return true }
         return false
     }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
+        await respond(to: head, body: body, route: route(of: head))
+    }
+
+    func respond(to head: HTTPRequest, body: HTTPBodyStream, route: GatewayRoute) async -> HTTPResponse {
         let requestId = head.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         return await TraceContext.$current.withValue(Self.trace(head)) {
             await logged(head, log: logger.with("request.id", requestId)) {
-                guard let path = routePath(head.path) else { return ParseResponses.unknownRoute(head.method, head.path) }
+                guard let path = route.path else { return ParseResponses.unknownRoute(head.method, head.path) }
                 return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
                     .respondStreamed(to: head, body: body, path: path, requestId: requestId,
                                      serverURL: serverURL(for: head))

@@ -52,26 +52,36 @@ struct GatewayResponder: HTTPResponder {
         return String(rest[start...])
     }
 
+    /// The request's route; the outermost responder asks once and hands it to every layer.
+    func route(of request: HTTPRequest) -> GatewayRoute {
+        GatewayRoute(method: request.method, path: routePath(request.path))
+    }
+
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        immediateResponse(to: request, route: route(of: request))
+    }
+
+    func immediateResponse(to request: HTTPRequest, route: GatewayRoute) -> HTTPResponse? {
         if request.method == "OPTIONS" { return ParseResponses.preflight }
-        guard let route = routePath(request.path) else { return ParseResponses.unknownRoute(request.method, request.path) }
-        if route == "health" && (request.method == "GET" || request.method == "POST") { return ParseResponses.healthy }
-        return nil
+        switch route.destination {
+        case .health: return ParseResponses.healthy
+        case .unknown where route.path == nil: return ParseResponses.unknownRoute(request.method, request.path)
+        default: return nil
+        }
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        await respond(to: request, route: routePath(request.path))
+        await respond(to: request, route: route(of: request))
     }
 
-    /// `route`: `routePath(request.path)`, decided once by the outermost responder for every layer.
-    func respond(to request: HTTPRequest, route: String?) async -> HTTPResponse {
+    func respond(to request: HTTPRequest, route: GatewayRoute) async -> HTTPResponse {
         let requestId = request.headers["X-Parse-Request-Id"] ?? TimeOrderedUUID.string()
         let log = logger.with("request.id", requestId)
         return await TraceContext.$current.withValue(Self.trace(request)) {
             await logged(request, log: log) {
-                guard let route else { return ParseResponses.unknownRoute(request.method, request.path) }
-                let response = await dispatch(request, path: route, requestId: requestId, log: log)
-                return configuration.sanitizedErrors ? ErrorSanitizer(logger: log).sanitize(response, path: route) : response
+                guard let path = route.path else { return ParseResponses.unknownRoute(request.method, request.path) }
+                let response = await dispatch(request, route: route, path: path, requestId: requestId, log: log)
+                return configuration.sanitizedErrors ? ErrorSanitizer(logger: log).sanitize(response, path: path) : response
             }
         }
     }
@@ -92,21 +102,29 @@ struct GatewayResponder: HTTPResponder {
         return response
     }
 
-    private func dispatch(_ request: HTTPRequest, path: String, requestId: String, log: Logger) async -> HTTPResponse {
-        if path == "health/ready" && request.method == "GET" {
+    private func dispatch(_ request: HTTPRequest, route: GatewayRoute, path: String, requestId: String,
+                          log: Logger) async -> HTTPResponse {
+        // An unknown route inside the mount answers 404 only after the keys pass, as parse-server's middleware orders it.
+        let owner: ServiceName?
+        switch route.destination {
+        case .health:
+            return ParseResponses.healthy
+        case .readiness:
             let report = await readiness.check(requestId: requestId)
             let body = (try? JSONEncoder.sorted.encode(report)).map(Array.init) ?? []
             return report.status == "ok"
                 ? ParseResponses.json(200, body)
                 : ParseResponses.json(503, body, extra: [("Retry-After", "1")])
-        }
-        if FileRoute.isFileRoute(path) {
+        case .files:
             return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
                 .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
-        }
-        if PublicPagesForwarder.isPagesRoute(path) {
+        case .publicPages:
             return await PublicPagesForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
+        case .unknown:
+            owner = nil
+        case .service(let service):
+            owner = service
         }
         let body: JSONBody
         do {
@@ -130,9 +148,7 @@ struct GatewayResponder: HTTPResponder {
         }
         // parse-server reads the device's id from the header or the JavaScript SDK's body field.
         identity.installationId = request.headers["X-Parse-Installation-Id"] ?? body.envelope["_InstallationId"]
-        guard let service = ServiceRoute.owner(of: path) else {
-            return ParseResponses.unknownRoute(request.method, request.path)
-        }
+        guard let service = owner else { return ParseResponses.unknownRoute(request.method, request.path) }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
         if identity.isMaintenance {
             guard let scoped = MaintenanceScope.identity(identity, method: method, path: path) else {

@@ -31,25 +31,27 @@ final class InstrumentedResponder: HTTPStreamingResponder {
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         if metrics != nil, request.path == Self.path { return nil }
-        guard let response = inner.immediateResponse(to: request) else { return nil }
-        record(request, route: inner.routePath(request.path), response, seconds: nil)
+        // Decided once here for the layers inside and for the counts.
+        let route = inner.route(of: request)
+        guard let response = inner.immediateResponse(to: request, route: route) else { return nil }
+        record(request, route: route, response, seconds: nil)
         return response
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         if metrics != nil, request.path == Self.path { return await metricsPage(request) }
-        // Decided once here for the layers inside and for the counts.
-        let route = inner.routePath(request.path)
+        let route = inner.route(of: request)
         return await measured(request, route: route) { await inner.respond(to: request, route: route) }
     }
 
     func streamsBody(of head: HTTPRequest) -> Bool { inner.streamsBody(of: head) }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        await measured(head, route: inner.routePath(head.path)) { await inner.respond(to: head, body: body) }
+        let route = inner.route(of: head)
+        return await measured(head, route: route) { await inner.respond(to: head, body: body, route: route) }
     }
 
-    private func measured(_ request: HTTPRequest, route: String?, _ answer: () async -> HTTPResponse) async -> HTTPResponse {
+    private func measured(_ request: HTTPRequest, route: GatewayRoute, _ answer: () async -> HTTPResponse) async -> HTTPResponse {
         guard let metrics else {
             let response = await answer()
             record(request, route: route, response, seconds: nil)
@@ -64,11 +66,10 @@ final class InstrumentedResponder: HTTPStreamingResponder {
         return response
     }
 
-    private func record(_ request: HTTPRequest, route: String?, _ response: HTTPResponse, seconds: Double?) {
-        let template = RouteTemplate.index(of: route)
-        metrics?.count(template: template, method: request.method, status: response.status, seconds: seconds)
-        if let requestCounts, route != nil, request.method != "OPTIONS" {
-            requestCounts.record(method: request.method, template: template, status: response.status)
+    private func record(_ request: HTTPRequest, route: GatewayRoute, _ response: HTTPResponse, seconds: Double?) {
+        metrics?.count(template: route.template, method: request.method, status: response.status, seconds: seconds)
+        if let requestCounts, route.path != nil, request.method != "OPTIONS" {
+            requestCounts.record(method: request.method, template: route.template, status: response.status)
         }
     }
 

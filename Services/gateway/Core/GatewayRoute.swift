@@ -1,0 +1,46 @@
+import Contracts
+
+/// Where a request goes, decided once per request by the outermost responder (`InstrumentedResponder`) from its
+/// method and path, and handed to every layer inside: the gateway's one route table. The owner of a service route
+/// is `ServiceRoute`'s; what a service route does with its body (a batch split, a vote, a Cloud Code call) depends on
+/// the body and the `_method` in it, and is decided in `GatewayResponder.dispatch` from this route.
+struct GatewayRoute: Sendable, Equatable {
+    enum Destination: Sendable, Equatable {
+        /// `GET|POST health`: answered on the server's thread.
+        case health
+        /// `GET health/ready`: the readiness report.
+        case readiness
+        /// `files[/*]`: raw bytes, streamed to the files service (`FileRequestHandler`).
+        case files
+        /// `apps[/*]`: parse-server's public pages, forwarded to auth without keys (`PublicPagesForwarder`).
+        case publicPages
+        /// A Parse REST route of `ServiceName`.
+        case service(ServiceName)
+        /// No route: outside the mount, or nothing owns it (404, code 108).
+        case unknown
+    }
+
+    /// The path below the mount without its leading slash; nil outside the mount.
+    let path: String?
+    let destination: Destination
+    /// The template its metrics and request counts are kept under (`RouteTemplate`).
+    let template: Int
+
+    init(method: String, path: String?) {
+        self.path = path
+        destination = Self.destination(method: method, path: path)
+        template = RouteTemplate.index(of: path)
+    }
+
+    static func destination(method: String, path: String?) -> Destination {
+        guard let path else { return .unknown }
+        switch path {
+        case "health" where method == "GET" || method == "POST": return .health
+        case "health/ready" where method == "GET": return .readiness
+        default: break
+        }
+        if FileRoute.isFileRoute(path) { return .files }
+        if PublicPagesForwarder.isPagesRoute(path) { return .publicPages }
+        return ServiceRoute.owner(of: path).map(Destination.service) ?? .unknown
+    }
+}
