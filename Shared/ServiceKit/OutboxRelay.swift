@@ -10,9 +10,9 @@ import Storage
 /// every event ever written. With no retention a row is deleted as it is confirmed, which costs PostgreSQL far
 /// less than marking it: the mark writes the whole row again with its index entries (the `outbox_unpublished`
 /// index makes it a non-HOT update).
-final class OutboxRelay: Sendable {
+public final class OutboxRelay: Sendable {
     private let pool: PostgresPool
-    private let publisher: EventPublisher
+    private let publisher: any EventSink
     private let logger: Logger
     private let batchSize: Int
     private let retention: Duration
@@ -38,7 +38,7 @@ final class OutboxRelay: Sendable {
     static let pruneBatch = 1_000
     static let pruneInterval = Duration.seconds(60)
 
-    init(pool: PostgresPool, publisher: EventPublisher, logger: Logger, batchSize: Int = 200,
+    public init(pool: PostgresPool, publisher: any EventSink, logger: Logger, batchSize: Int = 200,
          retention: Duration = .seconds(86_400)) {
         self.pool = pool
         self.publisher = publisher
@@ -48,7 +48,7 @@ final class OutboxRelay: Sendable {
     }
 
     /// Runs until the task is cancelled.
-    func run() async {
+    public func run() async {
         let clock = ContinuousClock()
         var lastPrune = clock.now
         while !Task.isCancelled {

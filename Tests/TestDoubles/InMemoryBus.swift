@@ -7,11 +7,12 @@ import Synchronization
 
 /// A `MessageBus` in memory: calls are answered by the handlers served for their queue, in the caller's task;
 /// everything published, acked and rejected is kept for the test to read.
-public final class InMemoryBus: MessageBus {
+public final class InMemoryBus: MessageBus, EventSink {
     public typealias Handler = @Sendable (Delivery) async throws -> [UInt8]
+    private typealias ReplyHandler = @Sendable (Delivery) async throws -> (body: [UInt8], headers: [String: String])
 
     private struct State {
-        var handlers: [String: Handler] = [:]
+        var handlers: [String: ReplyHandler] = [:]
         var published: [OutgoingMessage] = []
         var calls: [OutgoingMessage] = []
         var acked = 0
@@ -25,7 +26,7 @@ public final class InMemoryBus: MessageBus {
 
     /// Answers calls to `queue` with `handler`'s reply body.
     public func serve(_ queue: String, _ handler: @escaping Handler) {
-        state.withLock { $0.handlers[queue] = handler }
+        state.withLock { $0.handlers[queue] = { (try await handler($0), [:]) } }
     }
 
     /// Answers the commands of `type` to `service` the way `CommandRouter` does: the payload decoded, the result
@@ -50,11 +51,13 @@ public final class InMemoryBus: MessageBus {
     /// Answers every call to `service` with `router`, as `CommandServer` would: a service's handlers as its
     /// `build(configuration:bus:database:)` made them. A type the router lacks fails the call.
     public func serve(_ service: ServiceName, _ router: CommandRouter, logger: Logger) {
-        serve(service.commandQueue) { delivery in
-            guard let body = try await router.answer(delivery, logger: logger) else {
-                throw InMemoryBusError.unknownType(delivery.type ?? "")
+        state.withLock { state in
+            state.handlers[service.commandQueue] = { delivery in
+                guard let reply = try await router.reply(to: delivery, logger: logger) else {
+                    throw InMemoryBusError.unknownType(delivery.type ?? "")
+                }
+                return reply
             }
-            return body
         }
     }
 
@@ -70,6 +73,15 @@ public final class InMemoryBus: MessageBus {
 
     public func publish(_ message: OutgoingMessage) { state.withLock { $0.published.append(message) } }
 
+    /// An outbox relay's events, kept with the rest of what was published.
+    public func publish(encoded events: [EventPublisher.EncodedEvent]) async throws {
+        let messages = events.map { event in
+            OutgoingMessage(exchange: "parse.events", routingKey: event.routingKey, body: event.body,
+                            messageId: event.id, type: event.type, persistent: true)
+        }
+        state.withLock { $0.published += messages }
+    }
+
     public func call(_ message: OutgoingMessage, timeout: Duration) async throws -> Delivery {
         let handler = state.withLock { state in
             state.calls.append(message)
@@ -78,7 +90,8 @@ public final class InMemoryBus: MessageBus {
         guard let handler else { throw InMemoryBusError.noHandler(message.routingKey) }
         let request = Delivery(body: message.body, routingKey: message.routingKey, correlationId: message.correlationId,
                                messageId: message.messageId, type: message.type, headers: message.headers)
-        return Delivery(body: try await handler(request), routingKey: "reply", correlationId: message.correlationId)
+        let reply = try await handler(request)
+        return Delivery(body: reply.body, routingKey: "reply", correlationId: message.correlationId, headers: reply.headers)
     }
 
     public func ack(_ delivery: Delivery) { state.withLock { $0.acked += 1 } }
