@@ -16,20 +16,14 @@ public struct ForeignSubqueries: Sendable {
     public static let maximumRows = 10_000
     public static let maximumDepth = 5
 
-    let calls: RPCClient
-    let identity: Identity
-    let requestId: String
+    let calls: RequestCalls
     /// The nesting of the query being compiled: 0 for a client's own query. The owner of an inner query applies no
     /// `maxLimit` to it (parse-server applies none to subqueries): its list must be whole.
     public let depth: Int
-    let timeout: Duration
 
     public init(calls: RPCClient, identity: Identity, requestId: String, depth: Int, timeout: Duration) {
-        self.calls = calls
-        self.identity = identity
-        self.requestId = requestId
+        self.calls = RequestCalls(calls: calls, identity: identity, requestId: requestId, timeout: timeout)
         self.depth = depth
-        self.timeout = timeout
     }
 
     /// The condition of the positive form of `op` on `column` (the translator negates it for `$notInQuery` and
@@ -63,21 +57,9 @@ public struct ForeignSubqueries: Sendable {
 
     /// The members of a relation posts stores (`relation.members.v1`), for a `$relatedTo` answered elsewhere.
     public func relationMembers(className: String, objectId: String, key: String) async throws -> [String] {
-        let answer: RelationMemberIds = try await ask(
+        let answer: RelationMemberIds = try await calls.ask(
             RelationMembers.type, RelationMembers(className: className, objectId: objectId, key: key), of: .posts)
         return answer.objectIds
-    }
-
-    /// Sends `payload` to `service` as this caller, within the request's remaining time; its failures are Parse errors.
-    private func ask<Payload: Codable & Sendable, Answer: Codable & Sendable>(
-        _ type: String, _ payload: Payload, of service: ServiceName
-    ) async throws -> Answer {
-        do {
-            return try await calls.send(type, payload, to: service, requestId: requestId, identity: identity,
-                                        timeout: min(Deadline.current?.remaining ?? timeout, timeout))
-        } catch let error as MessagingError {
-            throw error.parseError
-        }
     }
 
     private static func whereClause(_ value: JSONValue?, _ improper: ParseError) throws -> [String: JSONValue] {
@@ -101,7 +83,7 @@ public struct ForeignSubqueries: Sendable {
             query: ["where": JSONValue.object(clause).compactText, "keys": path.first ?? key,
                     "limit": String(Self.maximumRows + 1)],
             body: nil, serverURL: "", subqueryDepth: depth + 1)
-        let response: RESTResponse = try await ask(RESTRequest.type, request, of: ServiceName.owner(ofClass: className))
+        let response: RESTResponse = try await calls.ask(RESTRequest.type, request, of: ServiceName.owner(ofClass: className))
         let body = JSONValue.parse(response.body)
         guard response.status == 200, let results = body?["results"]?.arrayValue else {
             let code = body?["code"]?.numberValue.flatMap { Int(exactly: $0) }.map(ParseError.Code.init(rawValue:))

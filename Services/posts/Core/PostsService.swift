@@ -73,9 +73,9 @@ public enum PostsService: BuildableService {
                                              calls: bus, identity: command.identity, requestId: command.requestId,
                                              depth: command.payload.subqueryDepth ?? 0,
                                              timeout: configuration.service.requestTimeout),
-                                         settings: SettingsHandler(local: runtimeSettings, calls: bus, identity: command.identity,
-                                                                   requestId: command.requestId,
-                                                                   timeout: configuration.service.requestTimeout))
+                                         settings: SettingsHandler(local: runtimeSettings, calls: RequestCalls(
+                                             calls: bus, identity: command.identity, requestId: command.requestId,
+                                             timeout: configuration.service.requestTimeout)))
             let handler = PostsHandler(context: context)
             // Connections are borrowed step by step, so none is held while Cloud Code runs a trigger.
             return try await cloud.withCurrentRegistrations {

@@ -13,10 +13,8 @@ import ServiceKit
 /// `null` returns to it. The answer, for either: `{"settings": {name: value in force}, "changed": [names]}`.
 struct SettingsHandler: Sendable {
     let local: RuntimeSettings
-    let calls: RPCClient
-    let identity: Identity
-    let requestId: String
-    let timeout: Duration
+    let calls: RequestCalls
+    var identity: Identity { calls.identity }
 
     func handle(_ request: RESTRequest) async throws -> RESTResponse {
         switch request.method {
@@ -50,7 +48,7 @@ struct SettingsHandler: Sendable {
         try await withThrowingTaskGroup(of: RuntimeSettingsAnswer.self) { group in
             for owner in Self.owners {
                 group.addTask {
-                    owner == .posts ? try await local.answer() : try await ask(ReadRuntimeSettings.type, ReadRuntimeSettings(), of: owner)
+                    owner == .posts ? try await local.answer() : try await calls.ask(ReadRuntimeSettings.type, ReadRuntimeSettings(), of: owner)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -62,20 +60,10 @@ struct SettingsHandler: Sendable {
             for (owner, changes) in parts {
                 let command = ChangeRuntimeSettings(changes: changes, dryRun: dryRun)
                 group.addTask {
-                    owner == .posts ? try await local.change(command) : try await ask(ChangeRuntimeSettings.type, command, of: owner)
+                    owner == .posts ? try await local.change(command) : try await calls.ask(ChangeRuntimeSettings.type, command, of: owner)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
-        }
-    }
-
-    private func ask<Payload: Codable & Sendable>(_ type: String, _ payload: Payload,
-                                                   of service: ServiceName) async throws -> RuntimeSettingsAnswer {
-        do {
-            return try await calls.send(type, payload, to: service, requestId: requestId, identity: identity,
-                                        timeout: min(Deadline.current?.remaining ?? timeout, timeout))
-        } catch let error as MessagingError {
-            throw error.parseError
         }
     }
 
