@@ -33,6 +33,9 @@ final class LiveSubscription {
     let sessionToken: String?
     /// The class-level permission its events need: `get` or `find`.
     let operation: String
+    /// What each of its event frames repeats (`LiveMessages.eventHead`), encoded once.
+    private(set) lazy var eventHead = LiveMessages.eventHead(clientId: client.clientId, installationId: client.installationId,
+                                                             requestId: requestId)
 
     init(client: LiveClient, requestId: JSONValue, className: String, matcher: WhereMatcher, keys: [String]?,
          watch: [String]? = nil, sessionToken: String?, operation: String) {

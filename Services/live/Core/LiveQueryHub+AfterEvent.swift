@@ -12,7 +12,7 @@ extension LiveQueryHub {
     struct HeldFrame {
         let client: LiveClient
         let subscription: LiveSubscription
-        let op: String
+        let op: LiveMessages.EventOp
         let identity: Identity?
     }
 
@@ -36,7 +36,6 @@ extension LiveQueryHub {
         }
     }
 
-    static let liveEvents: Set<String> = ["create", "enter", "update", "leave", "delete"]
 
     /// Events of one class held at most; past it an event's frames are dropped (and logged), as the hub drops
     /// events it cannot keep up with: a trigger that never answers cannot grow the process without bound.
@@ -69,7 +68,7 @@ extension LiveQueryHub {
         for (index, frame) in event.frames.enumerated() {
             let client = frame.client
             var details = counts
-            details["event"] = .string(frame.op)
+            details["event"] = .string(frame.op.rawValue)
             details["requestId"] = frame.subscription.requestId
             details["useMasterKey"] = .bool(client.hasMasterKey)
             if let installationId = client.installationId { details["installationId"] = .string(installationId) }
@@ -105,16 +104,16 @@ extension LiveQueryHub {
             answer = triggerResult.object?.objectValue ?? [:]
         }
         if answer["sendEvent"] == .bool(false) { return }
-        let op = answer["event"]?.stringValue.flatMap { Self.liveEvents.contains($0) ? $0 : nil } ?? frame.op
+        let op = answer["event"]?.stringValue.flatMap(LiveMessages.EventOp.init(rawValue:)) ?? frame.op
         var current = answer["object"]?.objectValue ?? event.current
         var original = answer["original"]?.objectValue ?? event.original
         current["className"] = .string(event.className)
         original?["className"] = .string(event.className)
         var encoded = EncodedObjects(current: current, original: original)
-        let texts = encoded.texts(keys: subscription.keys,
-                                  hidden: event.rules.protectedFields(identity: frame.identity, hasMasterKey: client.hasMasterKey))
-        send(client.connection, LiveMessages.event(op, clientId: client.clientId, installationId: client.installationId,
-                                                   requestId: subscription.requestId, object: texts.current,
-                                                   original: op == "delete" ? nil : texts.original))
+        let encodedShape = encoded.bytes(keys: subscription.keys,
+                                         hidden: event.rules.protectedFields(identity: frame.identity,
+                                                                             hasMasterKey: client.hasMasterKey))
+        send(client.connection, frame: LiveMessages.eventFrame(op, head: subscription.eventHead, object: encodedShape.current,
+                                                               original: op == .delete ? nil : encodedShape.original))
     }
 }

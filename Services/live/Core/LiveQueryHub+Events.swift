@@ -107,18 +107,18 @@ extension LiveQueryHub {
                 drop(subscription, because: "its $regex is too costly to match: it gave up at its limit on an object")
                 continue
             }
-            let op: String
+            let op: LiveMessages.EventOp
             if deleted {
                 guard isCurrent else { continue }
-                op = "delete"
+                op = .delete
             } else {
                 switch (wasMatched, isCurrent) {
-                case (true, true): op = "update"
-                case (true, false): op = "leave"
-                case (false, true): op = original == nil ? "create" : "enter"
+                case (true, true): op = .update
+                case (true, false): op = .leave
+                case (false, true): op = original == nil ? .create : .enter
                 case (false, false): continue
                 }
-                if op == "update" || op == "create", let watch = subscription.watch,
+                if op == .update || op == .create, let watch = subscription.watch,
                    !watch.contains(where: { current[$0] != original?[$0] }) {
                     continue
                 }
@@ -127,11 +127,10 @@ extension LiveQueryHub {
                 held.append(HeldFrame(client: client, subscription: subscription, op: op, identity: identity))
                 continue
             }
-            let texts = encoded.texts(keys: subscription.keys,
+            let shape = encoded.bytes(keys: subscription.keys,
                                       hidden: rules.protectedFields(identity: identity, hasMasterKey: client.hasMasterKey))
-            send(client.connection, LiveMessages.event(op, clientId: client.clientId, installationId: client.installationId,
-                                                       requestId: subscription.requestId, object: texts.current,
-                                                       original: deleted ? nil : texts.original))
+            send(client.connection, frame: LiveMessages.eventFrame(op, head: subscription.eventHead, object: shape.current,
+                                                                   original: deleted ? nil : shape.original))
         }
     }
 }
@@ -152,8 +151,8 @@ extension LiveQueryHub {
     }
 }
 
-/// An event's object and original as JSON text, encoded once per distinct `keys` and protected fields among the
-/// subscriptions.
+/// An event's object and original as JSON text (UTF-8, ready for a frame), encoded once per distinct `keys` and
+/// protected fields among the subscriptions.
 struct EncodedObjects {
     struct Shape: Hashable {
         var keys: [String]?
@@ -162,18 +161,18 @@ struct EncodedObjects {
 
     let current: [String: JSONValue]
     let original: [String: JSONValue]?
-    private var byShape: [Shape: (current: String, original: String?)] = [:]
+    private var byShape: [Shape: (current: [UInt8], original: [UInt8]?)] = [:]
 
     init(current: [String: JSONValue], original: [String: JSONValue]?) {
         self.current = current
         self.original = original
     }
 
-    mutating func texts(keys: [String]?, hidden: Set<String>) -> (current: String, original: String?) {
+    mutating func bytes(keys: [String]?, hidden: Set<String>) -> (current: [UInt8], original: [UInt8]?) {
         let shape = Shape(keys: keys, hidden: hidden)
         if let known = byShape[shape] { return known }
-        func text(_ object: [String: JSONValue]) -> String {
-            JSONValue.object(ObjectVisibility.shaped(object, keys: keys).filter { !hidden.contains($0.key) }).compactText
+        func text(_ object: [String: JSONValue]) -> [UInt8] {
+            Array(JSONValue.object(ObjectVisibility.shaped(object, keys: keys).filter { !hidden.contains($0.key) }).compactText.utf8)
         }
         let texts = (text(current), original.map(text))
         byShape[shape] = texts

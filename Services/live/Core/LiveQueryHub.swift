@@ -43,7 +43,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     /// The hub's thread: every piece of state above is touched on it alone.
     private let queue = DispatchQueue(label: "live-hub")
     /// Frames made by the piece of work under way, sent when it ends.
-    private var outgoing: [(connection: UInt64, text: String)] = []
+    private var outgoing: [(connection: UInt64, frame: [UInt8])] = []
     /// Events received and not yet handled. Past `maxPendingEvents`, new ones are dropped (and logged): a hub held
     /// up cannot grow the process without bound, and subscribers would rather miss a moment than lag ever more.
     private let pendingEvents = Atomic<Int>(0)
@@ -87,7 +87,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             guard !outgoing.isEmpty else { return }
             let frames = outgoing, loop = self.loop
             outgoing = []
-            loop.post { for frame in frames { loop.send(frame.connection, text: frame.text) } }
+            loop.post { for frame in frames { loop.send(frame.connection, frame: frame.frame) } }
         }
     }
 
@@ -128,8 +128,12 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         }
     }
 
-    /// Queues a frame; it leaves when the piece of work under way ends (`onHub`).
-    func send(_ connection: UInt64, _ text: String) { outgoing.append((connection, text)) }
+    /// Queues a message; it leaves when the piece of work under way ends (`onHub`). Framed here, on the hub's
+    /// thread, so the socket loop only copies bytes.
+    func send(_ connection: UInt64, _ text: String) { outgoing.append((connection, WebSocketFrameWriter.text(text))) }
+
+    /// Queues a frame already made (`LiveMessages.eventFrame`).
+    func send(_ connection: UInt64, frame: [UInt8]) { outgoing.append((connection, frame)) }
 
     // MARK: operations
 

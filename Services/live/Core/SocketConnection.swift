@@ -23,10 +23,13 @@ final class SocketConnection {
     var pendingBytes: Int { outbound.count - outboundStart }
 
     func queue(_ bytes: [UInt8]) {
-        if outboundStart > 0 && outboundStart == outbound.count {
-            outbound.removeAll(keepingCapacity: true)
+        // Nothing waiting (the usual case): the frame itself becomes the buffer, not a copy of it.
+        if outboundStart == outbound.count {
+            outbound = bytes
             outboundStart = 0
-        } else if outboundStart > 1 << 16 && outboundStart * 2 > outbound.count {
+            return
+        }
+        if outboundStart > 1 << 16 && outboundStart * 2 > outbound.count {
             outbound.removeFirst(outboundStart)
             outboundStart = 0
         }

@@ -62,8 +62,13 @@ public final class SocketLoop: @unchecked Sendable {
     /// a slow reader costs its own connection, never the process's memory or the other clients' latency.
     @discardableResult
     public func send(_ id: UInt64, text: String) -> Bool {
+        send(id, frame: WebSocketFrameWriter.text(text))
+    }
+
+    /// Queues a frame made already (loop thread only), bounded as `send(_:text:)`.
+    @discardableResult
+    public func send(_ id: UInt64, frame: [UInt8]) -> Bool {
         guard let connection = connections[id], connection.state == .open else { return false }
-        let frame = WebSocketFrameWriter.text(text)
         guard connection.pendingBytes + frame.count <= limits.maximumPendingBytes else {
             logger.info("closing a slow client", ["connection": "\(id)", "pending.bytes": "\(connection.pendingBytes)"])
             close(id, .tryAgainLater, reason: "Client reads too slowly")

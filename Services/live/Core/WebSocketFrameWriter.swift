@@ -12,17 +12,24 @@ public enum WebSocketFrameWriter {
     }
 
     public static func frame(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        var bytes = header(opcode: opcode, length: payload.count, reserving: payload.count)
+        bytes += payload
+        return bytes
+    }
+
+    /// A frame's head for a payload of `length` bytes, with room for `reserving` more: the caller appends the
+    /// payload's parts, so a frame made of parts is one array.
+    static func header(opcode: UInt8, length: Int, reserving: Int) -> [UInt8] {
         var bytes: [UInt8] = [0x80 | opcode]
-        bytes.reserveCapacity(payload.count + 10)
-        if payload.count < 126 {
-            bytes.append(UInt8(payload.count))
-        } else if payload.count <= 0xFFFF {
-            bytes += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        bytes.reserveCapacity(reserving + 10)
+        if length < 126 {
+            bytes.append(UInt8(length))
+        } else if length <= 0xFFFF {
+            bytes += [126, UInt8(length >> 8), UInt8(length & 0xFF)]
         } else {
             bytes.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: payload.count >> shift)) }
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: length >> shift)) }
         }
-        bytes += payload
         return bytes
     }
 }
