@@ -27,4 +27,20 @@ struct ClassRulesTests {
         #expect(rules.protectedFields(identity: Identity(userId: "u1", roles: ["role:Staff"]), hasMasterKey: false) == [])
         #expect(rules.protectedFields(identity: nil, hasMasterKey: true) == [])
     }
+
+    @Test func theDefaultPermissionsLetEveryoneReadAndHideNothing() {
+        let rules = Self.rules(#"{"find":{"*":true},"get":{"*":true},"protectedFields":{"*":[]}}"#)
+        #expect(rules.allows("find", identity: nil, hasMasterKey: false))
+        #expect(rules.allows("get", identity: Identity(userId: "u1", roles: ["role:Staff"]), hasMasterKey: false))
+        #expect(rules.protectedFields(identity: nil, hasMasterKey: false) == [])
+        #expect(rules.protectedFields(identity: Identity(userId: "u1"), hasMasterKey: false) == [])
+    }
+
+    @Test func anOperationWithoutItsOwnEntryIsAllowedAndOthersAreReadAsSent() {
+        let rules = Self.rules(#"{"find":{"role:Staff":true},"count":{"u1":true}}"#)
+        #expect(rules.allows("get", identity: nil, hasMasterKey: false))
+        #expect(!rules.allows("find", identity: Identity(userId: "u1"), hasMasterKey: false))
+        #expect(rules.allows("count", identity: Identity(userId: "u1"), hasMasterKey: false))
+        #expect(!rules.allows("count", identity: Identity(userId: "u2"), hasMasterKey: false))
+    }
 }
