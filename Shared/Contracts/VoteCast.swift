@@ -50,6 +50,8 @@ public struct VoteCast: Codable, Sendable, Equatable {
     public func cloudEventText(id: String, time: String) -> String {
         var json = JSONObjectWriter(capacity: 512)
         json.object { event in
+            // The envelope's correlation id: the vote's request id, which `data` carries too.
+            event.member("correlationid", string: requestId)
             event.member("data") { data in
                 data.object { data in
                     data.member("amount", number: amount)

@@ -52,8 +52,9 @@ import Testing
                 "field": .string("votes"), "amount": .number(amount), "total": .number(1e20), "sequence": .number(7),
                 "voter": sample.voter.userId.map(JSONValue.string) ?? .null, "requestId": .string(sample.requestId),
             ])
-            let expected = CloudEvent(id: "e1", source: "/parse/votes", type: amount < 0 ? "vote.retracted.v1" : "vote.cast.v1",
+            var expected = CloudEvent(id: "e1", source: "/parse/votes", type: amount < 0 ? "vote.retracted.v1" : "vote.cast.v1",
                                       time: ParseDate.string(from: time), subject: "Cat/QtjcqDbaAi", data: data)
+            expected.correlationid = sample.requestId
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let decodedMine = try JSONSerialization.jsonObject(with: Data(event.payload.utf8)) as? NSDictionary
@@ -70,6 +71,7 @@ import Testing
             let text = vote.cloudEventText(id: "e1", time: "2026-11-30T14:02:51.492Z")
             let decoded = try JSONDecoder().decode(CloudEvent<VoteCast>.self, from: Data(text.utf8))
             #expect(decoded.data == vote)
+            #expect(decoded.correlationid == vote.requestId)
             #expect(decoded.id == "e1" && decoded.time == "2026-11-30T14:02:51.492Z" && decoded.subject == "Cat/QtjcqDbaAi")
             #expect(decoded.type == (amount < 0 ? VoteRetracted.type : VoteCast.type))
             #expect(vote.routingKey == (amount < 0 ? "vote.retracted.Cat" : "vote.cast.Cat"))
