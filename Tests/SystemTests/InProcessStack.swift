@@ -83,18 +83,22 @@ struct InProcessStack: Sendable {
         return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 
-    /// Publishes what `service`'s outbox holds to the bus, as its relay does after a commit, and returns once the
-    /// outbox is empty or `timeout` has passed.
-    func relayEvents(of service: ServiceName, timeout: Duration = .seconds(10)) async throws {
-        guard let pool = pools[service] else { return }
+    /// Runs `service`'s outbox relay into the bus, as the service host does, until `count` events with
+    /// `routingKey` are published (or `timeout` has passed), and returns them. An event may be written a moment
+    /// after the answer (votes marks a round's ballots, with their events, in the round after it).
+    func events(from service: ServiceName, routingKey: String, count: Int = 1,
+                timeout: Duration = .seconds(30)) async throws -> [OutgoingMessage] {
+        guard let pool = pools[service] else { return [] }
         let relay = OutboxRelay(pool: pool, publisher: bus, logger: Self.logger, retention: .zero)
         let running = OwnedTasks("relay")
         running.spawn { await relay.run() }
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await pool.query("SELECT count(*)::int AS n FROM outbox").rows.first?["n"] == "0" { break }
+        var found = bus.published.filter { $0.routingKey == routingKey }
+        while found.count < count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
+            found = bus.published.filter { $0.routingKey == routingKey }
         }
         await running.stop()
+        return found
     }
 }

@@ -39,8 +39,7 @@ struct MainFlowsTests {
                                          sessionToken: token)
             #expect(voted.status == 200)
             #expect(voted.body["votes"]?.numberValue == 1)
-            try await stack.relayEvents(of: .votes)
-            let events = stack.bus.published.filter { $0.routingKey == "vote.cast.Cat" }
+            let events = try await stack.events(from: .votes, routingKey: "vote.cast.Cat")
             #expect(events.count == 1)
             let event = try #require(events.first)
             let cast = try JSONDecoder().decode(CloudEvent<VoteCast>.self, from: Data(event.body))
