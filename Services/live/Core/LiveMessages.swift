@@ -54,13 +54,11 @@ enum LiveMessages {
     private static let objectKey = Array(",\"object\":".utf8)
     private static let originalKey = Array(",\"original\":".utf8)
 
-    static func event(_ op: String, clientId: String, installationId: String?, requestId: JSONValue? = nil,
-                      object: String? = nil, original: String? = nil) -> String {
+    /// The messages without an object (`connected`, `subscribed`, `unsubscribed`); object events are `eventFrame`s.
+    static func event(_ op: String, clientId: String, installationId: String?, requestId: JSONValue? = nil) -> String {
         var text = "{\"op\":\"\(op)\",\"clientId\":\(JSONValue.string(clientId).compactText)"
         if let installationId { text += ",\"installationId\":" + JSONValue.string(installationId).compactText }
         if let requestId { text += ",\"requestId\":" + requestId.compactText }
-        if let object { text += ",\"object\":" + object }
-        if let original { text += ",\"original\":" + original }
         return text + "}"
     }
 }
