@@ -41,8 +41,7 @@ final class EventConsumer: Sendable {
         connection.start()
         logger.info("consuming", ["queue": options.queue, "keys": options.routingKeys.joined(separator: ",")])
         // On SIGTERM/SIGINT: finish the event in hand, ack it, and stop; the rest stay in the queue.
-        try await withThrowingTaskGroup(of: Void.self) { [endOfDeliveries] signal in
-            signal.addTask { if await ShutdownSignal.next() != nil { endOfDeliveries.finish() } }
+        try await ShutdownSignal.during({
             var handled = 0
             for await delivery in deliveries {
                 while true {
@@ -58,8 +57,7 @@ final class EventConsumer: Sendable {
                 handled += 1
                 if let limit = options.limit, handled >= limit { break }
             }
-            signal.cancelAll()
-        }
+        }, onSignal: { [endOfDeliveries] in endOfDeliveries.finish() })
         await connection.stop()
     }
 

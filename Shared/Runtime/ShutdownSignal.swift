@@ -32,6 +32,15 @@ public enum ShutdownSignal {
         }
     }
 
+    /// Runs `body`; at SIGTERM or SIGINT meanwhile, `onSignal` runs (to make `body` finish: end the stream it reads).
+    /// The wait for the signal ends with `body`.
+    public static func during<T>(_ body: () async throws -> T,
+                                 onSignal: @escaping @Sendable () -> Void) async rethrows -> T {
+        // Cancelled and awaited when this scope ends, so no waiter outlives `body`.
+        async let _: Void = { if await next() != nil { onSignal() } }()
+        return try await body()
+    }
+
     /// The next SIGTERM or SIGINT's name, or nil when the waiting task is cancelled first (the signals then get
     /// their default action back).
     public static func next() async -> String? {

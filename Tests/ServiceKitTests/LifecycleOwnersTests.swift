@@ -96,6 +96,14 @@ import Testing
         #expect(await waiter.value == nil)
     }
 
+    @Test func theSignalWaitBesideABodyEndsWithTheBody() async {
+        let signalled = Atomic<Bool>(false)
+        let answer = await ShutdownSignal.during({ 42 }, onSignal: { signalled.store(true, ordering: .relaxed) })
+        #expect(answer == 42)
+        let signalledValue = signalled.load(ordering: .relaxed)
+        #expect(!signalledValue)
+    }
+
     @Test func theWorkBesideTheSignalWaitIsCancelledWithIt() async {
         let stopped = Atomic<Bool>(false)
         let waiter = Task {

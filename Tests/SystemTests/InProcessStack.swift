@@ -35,31 +35,42 @@ struct InProcessStack: Sendable {
         let bus = InMemoryBus()
         bus.start()
         let calls = RPCClient(bus: bus)
-        return try await ScratchDatabase.withPool("inproc_auth", migrations: AuthService.migrations, poolSize: 4, logger: logger) { auth in
-            try await ScratchDatabase.withPool("inproc_posts", migrations: PostsService.migrations, poolSize: 4, logger: logger) { posts in
-                try await ScratchDatabase.withPool("inproc_votes", migrations: VotesService.migrations, poolSize: 4, logger: logger) { votes in
-                    try await ScratchDatabase.withPool("inproc_files", migrations: FilesService.migrations, poolSize: 4, logger: logger) { files in
-                        bus.serve(.auth, AuthService.build(configuration: try .fromEnvironment(environment), bus: calls,
-                                                           database: auth).router, logger: logger)
-                        bus.serve(.posts, PostsService.build(configuration: try .fromEnvironment(environment), bus: calls,
-                                                             database: posts).router, logger: logger)
-                        bus.serve(.votes, VotesService.build(configuration: try .fromEnvironment(environment), bus: calls,
-                                                             database: votes).router, logger: logger)
-                        bus.serve(.files, FilesService.build(configuration: try .fromEnvironment(environment), bus: calls,
-                                                             database: files).router, logger: logger)
-                        let configuration = try GatewayConfiguration.fromEnvironment(environment)
-                        let gateway = GatewayResponder(
-                            configuration: configuration, client: calls,
-                            sessions: AuthSessionResolver(client: calls, configuration: configuration, cacheTimeToLive: .zero,
-                                                          logger: logger),
-                            logger: logger)
-                        return try await body(InProcessStack(bus: bus, gateway: gateway,
-                                                             pools: [.auth: auth, .posts: posts, .votes: votes, .files: files]))
-                    }
-                }
-            }
+        let databases: [(ServiceName, [Migration])] = [(.auth, AuthService.migrations), (.posts, PostsService.migrations),
+                                                        (.votes, VotesService.migrations), (.files, FilesService.migrations)]
+        return try await withScratchPools(databases[...]) { pools in
+            func pool(_ service: ServiceName) -> PostgresPool { pools[service]! }
+            bus.serve(.auth, AuthService.build(configuration: try .fromEnvironment(environment), bus: calls,
+                                               database: pool(.auth)).router, logger: logger)
+            bus.serve(.posts, PostsService.build(configuration: try .fromEnvironment(environment), bus: calls,
+                                                 database: pool(.posts)).router, logger: logger)
+            bus.serve(.votes, VotesService.build(configuration: try .fromEnvironment(environment), bus: calls,
+                                                 database: pool(.votes)).router, logger: logger)
+            bus.serve(.files, FilesService.build(configuration: try .fromEnvironment(environment), bus: calls,
+                                                 database: pool(.files)).router, logger: logger)
+            let configuration = try GatewayConfiguration.fromEnvironment(environment)
+            let gateway = GatewayResponder(
+                configuration: configuration, client: calls,
+                sessions: AuthSessionResolver(client: calls, configuration: configuration, cacheTimeToLive: .zero,
+                                              logger: logger),
+                logger: logger)
+            return try await body(InProcessStack(bus: bus, gateway: gateway, pools: pools))
         }
     }
+
+    /// A scratch database for each service, migrated as the service's own, for as long as `body` runs.
+    private static func withScratchPools<T: Sendable>(
+        _ databases: ArraySlice<(ServiceName, [Migration])>, opened: [ServiceName: PostgresPool] = [:],
+        _ body: ([ServiceName: PostgresPool]) async throws -> T
+    ) async throws -> T {
+        guard let (service, migrations) = databases.first else { return try await body(opened) }
+        return try await ScratchDatabase.withPool("inproc_\(service.rawValue)", migrations: migrations, poolSize: 4,
+                                                  logger: logger) { pool in
+            var opened = opened
+            opened[service] = pool
+            return try await withScratchPools(databases.dropFirst(), opened: opened, body)
+        }
+    }
+
 
     /// A request as the HTTP server hands it to the gateway; the answer's status and its body as JSON.
     func send(_ method: String, _ path: String, query: [String: String] = [:], json body: String? = nil, sessionToken: String? = nil,

@@ -58,14 +58,8 @@ public final class SocketLoop: @unchecked Sendable {
 
     public var connectionCount: Int { connections.count }
 
-    /// Queues a text frame (loop thread only). A client whose queue is past its bound is closed with 1013 instead:
-    /// a slow reader costs its own connection, never the process's memory or the other clients' latency.
-    @discardableResult
-    public func send(_ id: UInt64, text: String) -> Bool {
-        send(id, frame: WebSocketFrameWriter.text(text))
-    }
-
-    /// Queues a frame made already (loop thread only), bounded as `send(_:text:)`.
+    /// Queues a frame (loop thread only). A client whose queue is past its bound is closed with 1013 instead: a slow
+    /// reader costs its own connection, never the process's memory or the other clients' latency.
     @discardableResult
     public func send(_ id: UInt64, frame: [UInt8]) -> Bool {
         guard let connection = connections[id], connection.state == .open else { return false }

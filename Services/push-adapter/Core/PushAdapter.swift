@@ -49,14 +49,12 @@ public final class PushAdapter: Sendable {
         calls.start()
         logger.info("consuming", ["queue": configuration.queue, "keys": configuration.routingKeys.joined(separator: ","),
                                   "endpoints": configuration.endpoints.byType.keys.sorted().joined(separator: ",")])
-        await withTaskGroup(of: Void.self) { [endOfDeliveries] signal in
-            signal.addTask { if await ShutdownSignal.next() != nil { endOfDeliveries.finish() } }
+        await ShutdownSignal.during({
             for await message in deliveries {
                 await handle(message)
                 connection.ack(message)
             }
-            signal.cancelAll()
-        }
+        }, onSignal: { [endOfDeliveries] in endOfDeliveries.finish() })
         await calls.stop()
         await connection.stop()
     }
