@@ -4,12 +4,12 @@ import Testing
 @Suite struct FileRouteTests {
     @Test(arguments: ["files", "files/pic.jpg", "files/app/pic.jpg", "files/app/metadata/pic.jpg"])
     func filePathsAreFileRoutes(path: String) {
-        #expect(FileRoute.isFileRoute(path))
+        #expect(GatewayRoute.destination(method: "GET", path: path) == .files)
     }
 
     @Test(arguments: ["", "filesx", "file", "classes/files", "Files/pic.jpg", "/files/pic.jpg"])
     func otherPathsAreNotFileRoutes(path: String) {
-        #expect(!FileRoute.isFileRoute(path))
+        #expect(GatewayRoute.destination(method: "GET", path: path) != .files)
     }
 
     @Test func postWithoutNameIsAnUploadWithoutName() {

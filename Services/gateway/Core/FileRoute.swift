@@ -8,10 +8,6 @@ enum FileRoute: Equatable {
     case delete(name: String)
     case unknown
 
-    static func isFileRoute(_ path: String) -> Bool {
-        path == "files" || path.hasPrefix("files/")
-    }
-
     init(method: String, path: String) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch (method, segments.count) {

@@ -39,8 +39,14 @@ struct GatewayRoute: Sendable, Equatable {
         case "health/ready" where method == "GET": return .readiness
         default: break
         }
-        if FileRoute.isFileRoute(path) { return .files }
-        if PublicPagesForwarder.isPagesRoute(path) { return .publicPages }
+        if isUnder("files", path) { return .files }
+        if isUnder("apps", path) { return .publicPages }
         return ServiceRoute.owner(of: path).map(Destination.service) ?? .unknown
+    }
+
+    /// `path` is `segment` or below it.
+    private static func isUnder(_ segment: String, _ path: String) -> Bool {
+        path.hasPrefix(segment) && (path.utf8.count == segment.utf8.count
+            || path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: segment.utf8.count)] == UInt8(ascii: "/"))
     }
 }

@@ -13,10 +13,6 @@ struct PublicPagesForwarder {
     let timeout: Duration
     let logger: Logger
 
-    static func isPagesRoute(_ path: String) -> Bool {
-        path == "apps" || path.hasPrefix("apps/")
-    }
-
     func respond(to request: HTTPRequest, path: String, requestId: String, serverURL: String) async -> HTTPResponse {
         let body = request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self)
         // The pages router reads a script's `X-Requested-With` and the `X-Parse-Page-Param-*` headers (the locale).
