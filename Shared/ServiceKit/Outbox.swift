@@ -1,12 +1,13 @@
 import Contracts
-import Foundation
+import ParseWire
 import Runtime
 import Storage
 
 /// The transactional outbox: an event is written in the same transaction as the change it describes, so it is
 /// published if and only if the change is committed. The service's `OutboxRelay` publishes it afterwards.
 public enum Outbox {
-    /// Call inside the transaction that makes the change (`pool.transaction { connection in ... }`).
+    /// Call inside the transaction that makes the change (`pool.transaction { connection in ... }`); the row goes in
+    /// the round trip of its COMMIT (`PostgresConnection.sendWithCommit`).
     public static func add<Payload: Codable & Sendable>(_ event: CloudEvent<Payload>, routingKey: String,
                                                         on connection: PostgresConnection) async throws {
         var event = event
@@ -15,20 +16,18 @@ public enum Outbox {
             event.causationid = event.causationid ?? message.messageId
         }
         if event.traceparent == nil, let trace = TraceContext.current { event.traceparent = trace.child().traceparent }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let payload = String(decoding: try encoder.encode(event), as: UTF8.self)
-        _ = try await connection.query(
-            "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)",
-            [event.id, routingKey, payload])
-        wakeRelay(afterCommitOf: connection)
+        // The messages' own coder, cheaper than Foundation's; the column is jsonb, which keeps the
+        // value, not the text.
+        let payload = String(decoding: try JSONValueEncoder().encode(event), as: UTF8.self)
+        try await add(json: payload, id: event.id, routingKey: routingKey, on: connection)
     }
 
     /// The same for an event already written as CloudEvents JSON (`id` is its id), for a caller that writes many
     /// large ones and makes their text faster than Foundation's encoder.
     public static func add(json: String, id: String, routingKey: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.query(
-            "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)", [id, routingKey, json])
+        // Nothing in the transaction reads the row back: it goes with COMMIT, in its round trip.
+        try await connection.sendWithCommit(PostgresStatement(
+            "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)", [id, routingKey, json]))
         wakeRelay(afterCommitOf: connection)
     }
 

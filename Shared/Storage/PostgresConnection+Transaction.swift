@@ -33,13 +33,22 @@ extension PostgresConnection {
             await rollBack()
             throw error
         }
-        if takeDeferredOpening() != nil {
-            committed = true
-            return value
-        }
-        let commit: PostgresResult
+        let closing = takeCommitStatements()
+        let commit: PostgresResult?
         do {
-            commit = try await query("COMMIT")
+            if hasDeferredOpening {
+                guard !closing.isEmpty else {
+                    _ = takeDeferredOpening()
+                    committed = true
+                    return value
+                }
+                // The check decides before COMMIT leaves: BEGIN, the check and the held statements go first.
+                _ = try await pipeline(closing)
+                commit = try await query("COMMIT")
+            } else {
+                // Statements held for it (`sendWithCommit`) go in COMMIT's round trip.
+                commit = try await pipeline(closing + [PostgresStatement("COMMIT")]).last
+            }
         } catch let error as PostgresError where error.isConnectionFailure {
             guard let committedAfterAll = await preamble?.outcomeOfLostCommit?() else { throw CommitOutcomeUnknown(cause: error) }
             // Rolled back: nothing was applied, so the lost connection is a transient fault like any other.
@@ -47,8 +56,13 @@ extension PostgresConnection {
             preamble?.markCommitted()
             committed = true
             return value
+        } catch {
+            // A held statement failed: the transaction is aborted, and the COMMIT after it was not run.
+            _ = takeDeferredOpening()
+            await rollBack()
+            throw error
         }
-        guard commit.commandTag == "COMMIT" else {
+        guard commit?.commandTag == "COMMIT" else {
             throw PostgresError(sqlState: PostgresError.inFailedTransaction,
                                 message: "the transaction was rolled back because a statement in it failed")
         }
@@ -72,7 +86,7 @@ extension PostgresConnection {
             let (value, closing) = try await body(self, [PostgresStatement("BEGIN")])
             let commit: [PostgresResult]
             do {
-                commit = try await pipeline(closing + [PostgresStatement("COMMIT")])
+                commit = try await pipeline(closing + takeCommitStatements() + [PostgresStatement("COMMIT")])
             } catch let error as PostgresError where error.isConnectionFailure {
                 // Whether BEGIN went with these statements or before them, the COMMIT may have reached the server.
                 throw CommitOutcomeUnknown(cause: error)

@@ -27,6 +27,7 @@ public final class PostgresConnection: Sendable {
     private struct CommitHooks {
         var inTransaction = false
         var work: [@Sendable () -> Void] = []
+        var statements: [PostgresStatement] = []
     }
 
     /// Whether a message of the session carried megabytes (`LibPQSession.carriedLargeMessage`): libpq keeps
@@ -114,6 +115,27 @@ public final class PostgresConnection: Sendable {
         if now { work() }
     }
 
+    /// Sends `statement` in the round trip of the COMMIT of the transaction under way (`transaction`,
+    /// `pipelinedTransaction`), just before it; outside one, at once. For a write that nothing later in the
+    /// transaction reads, such as an outbox row: it then costs no round trip of its own. Its failure is the
+    /// commit's: the transaction rolls back.
+    public func sendWithCommit(_ statement: PostgresStatement) async throws {
+        let now = commitHooks.withLock { hooks in
+            guard hooks.inTransaction else { return true }
+            hooks.statements.append(statement)
+            return false
+        }
+        if now { _ = try await pipeline([statement]) }
+    }
+
+    /// The statements `sendWithCommit` holds for the transaction's COMMIT, taken (so they go once).
+    func takeCommitStatements() -> [PostgresStatement] {
+        commitHooks.withLock { hooks in
+            defer { hooks.statements = [] }
+            return hooks.statements
+        }
+    }
+
     func beginCommitHooks() {
         commitHooks.withLock { $0 = CommitHooks(inTransaction: true) }
     }
@@ -131,6 +153,9 @@ public final class PostgresConnection: Sendable {
     func deferOpening(_ check: TransactionCheck) {
         deferredOpening.withLock { $0 = check }
     }
+
+    /// Whether BEGIN and its check still wait for a statement to go with.
+    var hasDeferredOpening: Bool { deferredOpening.withLock { $0 != nil } }
 
     /// The opening still waiting, taken (so it goes once): nil when it was sent or there was none.
     func takeDeferredOpening() -> TransactionCheck? {
