@@ -19,9 +19,12 @@ enum PostsDatabase {
 
     static func call(_ pool: PostgresPool, _ method: String, _ path: String, _ body: String? = nil,
                      query: [String: String] = [:], as identity: Identity = .anonymous,
-                     configuration: PostsConfiguration = PostsConfiguration()) async throws -> RESTResponse {
-        let context = RequestContext(identity: identity, serverURL: "http://127.0.0.1:1337/parse",
-                                     configuration: configuration, requestId: "test")
+                     configuration: PostsConfiguration = PostsConfiguration(),
+                     schemas: SchemaCache = SchemaCache()) async throws -> RESTResponse {
+        var made = RequestContext(identity: identity, serverURL: "http://127.0.0.1:1337/parse",
+                                  configuration: configuration, requestId: "test")
+        made.schemas = schemas
+        let context = made
         let request = RESTRequest(method: method, path: path, query: query, body: body, serverURL: context.serverURL)
         return try await pool.withConnection { connection in
             try await PostsHandler(context: context).handle(request, on: connection)

@@ -119,23 +119,64 @@ struct PostsDatabaseTests {
 
     @Test func aSchemaChangedElsewhereIsSeenAtTheNextRead() async throws {
         try await PostsDatabase.withScratch { pool in
-            let made = try await PostsDatabase.call(pool, "POST", "classes/Shared", #"{"a":1}"#)
+            // One process's requests, sharing what it has read.
+            let schemas = SchemaCache()
+            func call(_ method: String, _ path: String, _ body: String? = nil,
+                      query: [String: String] = [:]) async throws -> RESTResponse {
+                try await PostsDatabase.call(pool, method, path, body, query: query, schemas: schemas)
+            }
+            let made = try await call("POST", "classes/Shared", #"{"a":1}"#)
             let id = try #require(PostsDatabase.json(made)["objectId"]?.stringValue)
-            _ = try await PostsDatabase.call(pool, "GET", "classes/Shared/\(id)")
+            _ = try await call("GET", "classes/Shared/\(id)")
+            #expect(schemas.get("Shared") != nil)
             // Another replica adds a field: this process's cached schema does not know it.
             _ = try await pool.query(#"ALTER TABLE classes."Shared" ADD COLUMN "b" text"#)
             _ = try await pool.query(#"UPDATE classes."Shared" SET "b" = 'new'"#)
             _ = try await pool.query(#"UPDATE parse_schema SET fields = fields || '{"b":{"type":"String"}}' WHERE class_name = 'Shared'"#)
-            let got = try await PostsDatabase.call(pool, "GET", "classes/Shared/\(id)")
+            let got = try await call("GET", "classes/Shared/\(id)")
             #expect(PostsDatabase.json(got)["b"]?.stringValue == "new")
-            let found = try await PostsDatabase.call(pool, "GET", "classes/Shared", query: ["where": #"{"b":"new"}"#])
+            let found = try await call("GET", "classes/Shared", query: ["where": #"{"b":"new"}"#])
             #expect(PostsDatabase.json(found)["results"]?.arrayValue?.count == 1)
             // And drops it again.
             _ = try await pool.query(#"ALTER TABLE classes."Shared" DROP COLUMN "b""#)
             _ = try await pool.query(#"UPDATE parse_schema SET fields = fields - 'b' WHERE class_name = 'Shared'"#)
-            let after = try await PostsDatabase.call(pool, "GET", "classes/Shared/\(id)")
+            let after = try await call("GET", "classes/Shared/\(id)")
             #expect(PostsDatabase.json(after)["b"] == nil)
             #expect(PostsDatabase.json(after)["a"]?.numberValue == 1)
+        }
+    }
+
+    /// A create trusts the schema this process read only as far as its INSERT finds it unchanged: what changed
+    /// elsewhere (the class-level permissions, a field's type) decides the create as it would without the cache.
+    @Test func aCreateDecidesOnTheSchemaAsItIsNow() async throws {
+        try await PostsDatabase.withScratch { pool in
+            let schemas = SchemaCache()
+            func create(_ body: String) async throws -> RESTResponse {
+                try await PostsDatabase.call(pool, "POST", "classes/Kept", body, schemas: schemas)
+            }
+            // The first create makes the class; the second reads its schema; the third uses what the second read.
+            for n in 1...3 { #expect(try await create(#"{"a":\#(n)}"#).status == 201) }
+            let cached = try #require(schemas.get("Kept"))
+
+            // Another replica closes creates to clients.
+            _ = try await pool.query(#"UPDATE parse_schema SET class_level_permissions = '{"create":{}}' WHERE class_name = 'Kept'"#)
+            #expect(schemas.get("Kept")?.fingerprint == cached.fingerprint)
+            await #expect(throws: ParseError(.operationForbidden, "Permission denied for action create on class Kept.")) {
+                _ = try await create(#"{"a":4}"#)
+            }
+            // ... then opens them again, and gives `a` another type.
+            _ = try await pool.query(#"UPDATE parse_schema SET class_level_permissions = NULL WHERE class_name = 'Kept'"#)
+            _ = try await pool.query(#"ALTER TABLE classes."Kept" DROP COLUMN "a", ADD COLUMN "a" text"#)
+            _ = try await pool.query(#"UPDATE parse_schema SET fields = fields || '{"a":{"type":"String"}}' WHERE class_name = 'Kept'"#)
+            await #expect(throws: ParseError(.incorrectType, "schema mismatch for Kept.a; expected String but got Number")) {
+                _ = try await create(#"{"a":5}"#)
+            }
+            let made = try await create(#"{"a":"six"}"#)
+            let id = try #require(PostsDatabase.json(made)["objectId"]?.stringValue)
+            let stored = try await pool.query(#"SELECT "a" FROM classes."Kept" WHERE "objectId" = $1"#, [id])
+            #expect(stored.first?["a"] == "six")
+            let counted = try await pool.query(#"SELECT count(*) AS n FROM classes."Kept""#)
+            #expect(counted.first?["n"] == "4")
         }
     }
 

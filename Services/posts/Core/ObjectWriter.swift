@@ -16,12 +16,37 @@ struct ObjectWriter {
         try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
         let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster,
                                  customObjectId: context.configuration.allowCustomObjectId)
+        if known == nil, let cached = cachedSchema(forCreateIn: className, plan) {
+            try PlatformClasses.checkFields(className, plan.wantedTypes)
+            if let created = try await insert(className, plan, schema: cached, ifStill: cached.fingerprint) { return created }
+        }
         var current = known
-        if current == nil { current = try await SchemaStore.load(className, on: connection) }
+        if current == nil { current = try await SchemaStore.load(className, on: connection, cache: context.schemas) }
         if current == nil { try await context.mayUseMissingClass(className, on: connection) }
         try ClassPermissions.check("create", schema: current, identity: context.identity)
         let schema = try await grow(className, current: current, plan: plan)
+        // Without `ifStill` an INSERT ... VALUES answers its row or fails.
+        guard let created = try await insert(className, plan, schema: schema) else { throw ParseError.internalError }
+        return created
+    }
 
+    /// The schema this process read last, when it has every field the create sets (with their types) and allows
+    /// the create: the create then needs no statement of its own to read it, and its INSERT checks that it is
+    /// still the class's (`ifStill`). Nil, or a change since, sends the create the usual way, which decides
+    /// everything again on the schema it reads in the transaction, errors included.
+    private func cachedSchema(forCreateIn className: String, _ plan: WritePlan) -> ClassSchema? {
+        guard let cached = context.schemas.get(className), !cached.fingerprint.isEmpty,
+              (try? SchemaStore.missing(plan.wantedTypes, in: cached))?.isEmpty == true,
+              (try? SchemaStore.missing(PlatformClasses.defaultFields[className] ?? [:], in: cached))?.isEmpty == true,
+              (try? ClassPermissions.check("create", schema: cached, identity: context.identity)) != nil
+        else { return nil }
+        return cached
+    }
+
+    /// Inserts the object, its relations and its event. With `ifStill`, only while the class's schema has that
+    /// fingerprint: nil when it has changed, and then nothing was written.
+    private func insert(_ className: String, _ plan: WritePlan, schema: ClassSchema,
+                        ifStill fingerprint: String? = nil) async throws -> Created? {
         let objectId = plan.objectId ?? ObjectId.make()
         let now = Self.now()
         let createdAt = plan.createdAt ?? now, updatedAt = plan.updatedAt ?? plan.createdAt ?? now
@@ -41,16 +66,25 @@ struct ObjectWriter {
             values.append(try ValueStorage.sql(value, type, &parameters))
             if WritePlan.isEchoed(change) { echoed[name] = value }
         }
+        var source = "VALUES (\(values.joined(separator: ", ")))"
+        if let fingerprint {
+            // Every value but text ones carries its cast, so a SELECT gives the columns the types VALUES would.
+            source = """
+                SELECT \(values.joined(separator: ", ")) WHERE EXISTS (SELECT FROM parse_schema
+                WHERE class_name = \(parameters.bind(className)) AND \(SchemaStore.fingerprintSQL) = \(parameters.bind(fingerprint)))
+                """
+        }
         let inserted: PostgresResult
         do {
             inserted = try await connection.query(
-                "INSERT INTO \(Names.table(className)) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))) RETURNING \(ValueCodec.selectList(schema))",
+                "INSERT INTO \(Names.table(className)) (\(columns.joined(separator: ", "))) \(source) RETURNING \(ValueCodec.selectList(schema))",
                 parameters.values)
         } catch let error as PostgresError where error.sqlState == "23505" {
             throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
         }
+        guard let row = inserted.first else { return nil }
         try await applyRelations(plan, className: className, objectId: objectId)
-        let stored = inserted.first.map { context.codec.object($0, schema) } ?? [:]
+        let stored = context.codec.object(row, schema)
         try await ObjectEvents.add(.created, className: className, objectId: objectId, object: stored, schema: schema,
                                    on: connection)
         try await context.triggers(of: className)?.after(.afterSave, object: stored, on: connection)
