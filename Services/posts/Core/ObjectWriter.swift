@@ -1,6 +1,7 @@
 import Foundation
 import ParseWire
 import Query
+import Runtime
 import Storage
 
 /// Creates, updates and deletes objects. Every method runs inside the caller's transaction, which also carries
@@ -8,6 +9,9 @@ import Storage
 struct ObjectWriter {
     let context: RequestContext
     let connection: PostgresConnection
+    /// Whether a create may use the schema this process read last (`cachedSchema`): only in a transaction of the
+    /// create's own, which `createInItsOwnTransaction` runs again when a statement made from that schema fails.
+    var mayUseCachedSchema = false
 
     struct Created: Sendable { var objectId: String; var body: [String: JSONValue] }
 
@@ -16,9 +20,15 @@ struct ObjectWriter {
         try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
         let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster,
                                  customObjectId: context.configuration.allowCustomObjectId)
-        if known == nil, let cached = cachedSchema(forCreateIn: className, plan) {
+        if known == nil, mayUseCachedSchema, let cached = cachedSchema(forCreateIn: className, plan) {
             try PlatformClasses.checkFields(className, plan.wantedTypes)
-            if let created = try await insert(className, plan, schema: cached, ifStill: cached.fingerprint) { return created }
+            do {
+                if let created = try await insert(className, plan, schema: cached, ifStill: cached.fingerprint) { return created }
+            } catch let error as PostgresError where FailureKind.of(error) == .deterministic {
+                // A column or table the schema names may be gone: the failure took the transaction with it.
+                context.schemas.remove(className)
+                throw StaleSchema(cause: error)
+            }
         }
         var current = known
         if current == nil { current = try await SchemaStore.load(className, on: connection, cache: context.schemas) }
@@ -28,6 +38,27 @@ struct ObjectWriter {
         // Without `ifStill` an INSERT ... VALUES answers its row or fails.
         guard let created = try await insert(className, plan, schema: schema) else { throw ParseError.internalError }
         return created
+    }
+
+    /// A statement made from the cached schema failed (see `mayUseCachedSchema`); the cache no longer holds it.
+    struct StaleSchema: Error { var cause: PostgresError }
+
+    /// A create in a transaction of its own, which may use the cached schema; when a statement made from it
+    /// fails, the create runs once more, reading the schema, and a failure then is the create's own.
+    static func createInItsOwnTransaction(_ className: String, body: [String: JSONValue], context: RequestContext,
+                                          on connection: PostgresConnection) async throws -> Created {
+        @Sendable func create(mayUseCachedSchema: Bool) async throws -> Created {
+            try await connection.transaction { connection in
+                var writer = ObjectWriter(context: context, connection: connection)
+                writer.mayUseCachedSchema = mayUseCachedSchema
+                return try await writer.create(className, body: body)
+            }
+        }
+        do {
+            return try await create(mayUseCachedSchema: true)
+        } catch is StaleSchema {
+            return try await create(mayUseCachedSchema: false)
+        }
     }
 
     /// The schema this process read last, when it has every field the create sets (with their types) and allows

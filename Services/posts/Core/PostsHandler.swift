@@ -161,8 +161,11 @@ struct PostsHandler: Sendable {
                 (body, changed) = try await triggers.beforeSave(body, objectId: nil, original: nil)
             }
             let changes = body
-            let created = try await write(connections, inTransaction) { connection in
-                try await ObjectWriter(context: context, connection: connection).create(className, body: changes)
+            let created = try await connections.run { connection in
+                guard !inTransaction else {
+                    return try await ObjectWriter(context: context, connection: connection).create(className, body: changes)
+                }
+                return try await ObjectWriter.createInItsOwnTransaction(className, body: changes, context: context, on: connection)
             }
             return Self.json(201, .object(BeforeSaveMerge.answer(created.body, changed: changed, changes: changes)),
                              headers: ["Location": "\(request.serverURL)/classes/\(className)/\(created.objectId)"])
