@@ -169,14 +169,19 @@ struct ObjectWriter {
         if let filter = PointerPermissions.restriction("update", schema: schema, identity: context.identity, alias: "", &parameters) {
             conditions.append(filter)
         }
-        // The object before the change, locked until the transaction ends, for the event's `original`.
-        let before = try await connection.query(
-            "SELECT \(ValueCodec.selectList(schema)) FROM \(Names.table(className)) WHERE \"objectId\" = $1 FOR UPDATE", [objectId])
-        let result = try await connection.query("""
-            UPDATE \(Names.table(className)) SET \(assignments.joined(separator: ", "))
-            WHERE \(conditions.joined(separator: " AND ")) RETURNING \(ValueCodec.selectList(schema))
-            """, parameters.values)
-        guard let row = result.first else { throw ParseError(.objectNotFound, "Object not found.") }
+        // The object before the change, locked until the transaction ends, for the event's `original`; sent with
+        // the UPDATE, in one round trip.
+        let results = try await connection.pipeline([
+            PostgresStatement(
+                "SELECT \(ValueCodec.selectList(schema)) FROM \(Names.table(className)) WHERE \"objectId\" = $1 FOR UPDATE",
+                [objectId]),
+            PostgresStatement("""
+                UPDATE \(Names.table(className)) SET \(assignments.joined(separator: ", "))
+                WHERE \(conditions.joined(separator: " AND ")) RETURNING \(ValueCodec.selectList(schema))
+                """, parameters.values),
+        ])
+        let before = results[0]
+        guard let row = results[1].first else { throw ParseError(.objectNotFound, "Object not found.") }
         try await applyRelations(plan, className: className, objectId: objectId)
         let stored = context.codec.object(row, schema)
         let original = before.first.map { context.codec.object($0, schema) }
