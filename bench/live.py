@@ -5,6 +5,8 @@
     live.py fanout URL CLASS SUBSCRIBERS RATE SECONDS REST_BASE APP_ID OBJECT_IDS [CONTROL_URL]
         SUBSCRIBERS clients subscribe to CLASS on URL; votes go to REST_BASE at RATE per second over the objects;
         with CONTROL_URL each vote's answer is also sent there as the frame the baseline server broadcasts.
+        A vote increments the field LIVE_WRITE_FIELD names ("votes", a vote field: through the votes service;
+        another field is a save through posts).
         Prints one JSON line: frames, frames_per_second, p50_ms, p99_ms, votes, vote_errors.
     live.py broadcast-server PORT                   the baseline: a websockets server that sends every message
                                                     received on /control to every other connection
@@ -20,6 +22,8 @@ import struct
 import sys
 import time
 import urllib.parse
+
+FIELD = os.environ.get("LIVE_WRITE_FIELD", "votes")
 
 
 def handshake_request(url):
@@ -152,7 +156,7 @@ async def subscriber(url, class_name, stats, sample, ready, app_id):
             now = time.monotonic()
             message = json.loads(payload)
             obj = message.get("object", {})
-            answered = stats.answers.get((obj.get("objectId"), obj.get("votes")))
+            answered = stats.answers.get((obj.get("objectId"), obj.get(FIELD)))
             if answered is not None:
                 stats.delays.append(now - answered)
 
@@ -167,7 +171,7 @@ async def voter(rest, app_id, object_ids, rate, seconds, stats, control_writer, 
     async def worker(index):
         nonlocal errors, votes
         reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-        body = b'{"votes":{"__op":"Increment","amount":1}}'
+        body = json.dumps({FIELD: {"__op": "Increment", "amount": 1}}).encode()
         start = time.monotonic()
         sent = 0
         while time.monotonic() - start < seconds:
@@ -187,10 +191,10 @@ async def voter(rest, app_id, object_ids, rate, seconds, stats, control_writer, 
                 errors += 1
                 continue
             votes += 1
-            stats.answers[(object_id, answer["votes"])] = time.monotonic()
+            stats.answers[(object_id, answer[FIELD])] = time.monotonic()
             if control_writer is not None:
                 frame = json.dumps({"op": "update", "clientId": "baseline", "requestId": 1,
-                                    "object": {"className": class_name, "objectId": object_id, "votes": answer["votes"],
+                                    "object": {"className": class_name, "objectId": object_id, FIELD: answer[FIELD],
                                                "updatedAt": answer["updatedAt"]}})
                 control_writer.write(masked(frame))
         writer.close()
