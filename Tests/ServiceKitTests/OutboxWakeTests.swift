@@ -23,4 +23,17 @@ import Testing
         #expect(await wake.wait(atMost: .milliseconds(200)) == false)
         #expect(ContinuousClock.now - second >= .milliseconds(200))
     }
+
+    @Test func aCancelledWaitEndsWithoutASignal() async {
+        let wake = OutboxWake()
+        let started = ContinuousClock.now
+        let waiting = Task { await wake.wait(atMost: .seconds(30)) }
+        try? await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        #expect(await waiting.value == false)
+        #expect(ContinuousClock.now - started < .seconds(20))
+        // The signal after it is kept for the next wait.
+        wake.signal()
+        #expect(await wake.wait(atMost: .seconds(30)))
+    }
 }
