@@ -108,8 +108,8 @@ let package = Package(
                           path: "Services/cloud-example-worker"),
         .testTarget(name: "ParseCloudTests", dependencies: ["ParseCloud", "Contracts", "ParseWire"], path: "Tests/ParseCloudTests"),
 
-        // GraphQL's language: documents parsed here, since no GraphQL library is available to the project.
-        .target(name: "GraphQL", path: "Shared/GraphQL"),
+        // GraphQL's language and execution, written here since no GraphQL library is available to the project.
+        .target(name: "GraphQL", dependencies: ["ParseWire"], path: "Shared/GraphQL"),
         .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"], path: "Tests/GraphQLTests"),
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.

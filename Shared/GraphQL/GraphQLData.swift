@@ -1,3 +1,5 @@
+import ParseWire
+
 /// A value of a GraphQL response, or of an input once coerced: JSON's values, with objects keeping their order
 /// (a response lists fields in the order the selection asked for them) and integers apart from other numbers.
 public indirect enum GraphQLData: Sendable, Hashable {
@@ -16,57 +18,38 @@ public indirect enum GraphQLData: Sendable, Hashable {
 
     public var isNull: Bool { self == .null }
 
-    /// Compact JSON text; a float without a fraction keeps one (`1.0`), as GraphQL's Float serializes.
+    /// Compact JSON text, numbers as JavaScript writes them (a whole float without a fraction, as graphql-js's
+    /// responses have it).
     public var jsonText: String {
-        var text = ""
-        write(to: &text)
-        return text
+        var bytes: [UInt8] = []
+        write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func write(to text: inout String) {
+    private func write(to output: inout [UInt8]) {
         switch self {
-        case .null: text += "null"
-        case .boolean(let flag): text += flag ? "true" : "false"
-        case .int(let number): text += String(number)
-        case .float(let number):
-            if number.isFinite { text += number == number.rounded() && abs(number) < 1e15 ? String(format1: number) : "\(number)" }
-            else { text += "null" }
-        case .string(let string): Self.writeString(string, to: &text)
+        case .null: output += "null".utf8
+        case .boolean(let flag): output += (flag ? "true" : "false").utf8
+        case .int(let number): output += String(number).utf8
+        case .float(let number): output += JSONText.format(number).utf8
+        case .string(let string): JSONText.writeString(string, into: &output)
         case .list(let items):
-            text += "["
+            output.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { text += "," }
-                item.write(to: &text)
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                item.write(to: &output)
             }
-            text += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            text += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { text += "," }
-                Self.writeString(member.key, to: &text)
-                text += ":"
-                member.value.write(to: &text)
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                JSONText.writeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                member.value.write(to: &output)
             }
-            text += "}"
+            output.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static func writeString(_ string: String, to text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }
 
@@ -77,12 +60,5 @@ public struct GraphQLObjectMember: Sendable, Hashable {
     public init(_ key: String, _ value: GraphQLData) {
         self.key = key
         self.value = value
-    }
-}
-
-private extension String {
-    /// A whole number as a float: `3.0`.
-    init(format1 number: Double) {
-        self = String(Int64(number)) + ".0"
     }
 }

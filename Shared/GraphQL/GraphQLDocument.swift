@@ -1,8 +1,8 @@
 // GraphQL's executable documents (the October 2021 specification, "Language"), parsed by `GraphQLParser`.
 //
 // Written here: no kept GraphQL library, in Swift or in C, is available to this project (Debian packages none, and
-// outside Swift packages are not used), so the lexer, the parser and later the executor are this project's own,
-// kept small and tested against the specification's examples.
+// outside Swift packages are not used), so the lexer, the parser, the validator and the executor are this
+// project's own, kept small and tested against the specification's examples.
 
 /// Where a token or node starts in the source: 1-based line and column, as GraphQL errors report them.
 public struct GraphQLLocation: Sendable, Hashable, Codable {
