@@ -100,13 +100,6 @@ struct PipelineTests {
     }
 
     private func withTable(_ columns: String, _ body: (PostgresConnection, String) async throws -> Void) async throws {
-        let connection = try await PostgresConnection.connect(url: TestDatabase.url)
-        let table = TestDatabase.uniqueName("pipeline")
-        _ = try await connection.query("CREATE TABLE \(table) (\(columns))")
-        var failure: (any Error)?
-        do { try await body(connection, table) } catch { failure = error }
-        _ = try? await connection.query("DROP TABLE \(table)")
-        await connection.close()
-        if let failure { throw failure }
+        try await TestDatabase.withTable("pipeline", columns, body)
     }
 }

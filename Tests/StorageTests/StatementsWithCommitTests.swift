@@ -8,14 +8,7 @@ struct StatementsWithCommitTests {
     struct Refused: Error {}
 
     private func withTable(_ body: (PostgresConnection, String) async throws -> Void) async throws {
-        let connection = try await PostgresConnection.connect(url: TestDatabase.url)
-        let table = TestDatabase.uniqueName("held")
-        _ = try await connection.query("CREATE TABLE \(table) (id text PRIMARY KEY)")
-        var failure: (any Error)?
-        do { try await body(connection, table) } catch { failure = error }
-        _ = try? await connection.query("DROP TABLE \(table)")
-        await connection.close()
-        if let failure { throw failure }
+        try await TestDatabase.withTable("held", "id text PRIMARY KEY", body)
     }
 
     private func ids(_ connection: PostgresConnection, _ table: String) async throws -> [String] {

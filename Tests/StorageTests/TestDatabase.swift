@@ -48,6 +48,19 @@ enum TestDatabase {
         }
     }
 
+    /// Creates a table of `columns` with a fresh name, runs `body` on a connection of its own, then drops it.
+    static func withTable(_ prefix: String, _ columns: String,
+                          _ body: (PostgresConnection, String) async throws -> Void) async throws {
+        let connection = try await PostgresConnection.connect(url: url)
+        let table = uniqueName(prefix)
+        _ = try await connection.query("CREATE TABLE \(table) (\(columns))")
+        var failure: (any Error)?
+        do { try await body(connection, table) } catch { failure = error }
+        _ = try? await connection.query("DROP TABLE \(table)")
+        await connection.close()
+        if let failure { throw failure }
+    }
+
     static func drop(_ database: String) async throws {
         let admin = try await PostgresConnection.connect(url: url)
         _ = try await admin.query("DROP DATABASE IF EXISTS \"\(database)\" WITH (FORCE)")
