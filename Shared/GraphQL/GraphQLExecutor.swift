@@ -203,19 +203,11 @@ final class Execution: Sendable {
         return schema.possibleTypes(of: abstract).contains(type.name)
     }
 
-    private func definition(_ name: String, of type: GraphQLNamedType) -> GraphQLFieldDefinition? {
-        if type.name == schema.queryType {
-            if name == "__schema" { return GraphQLIntrospection.schemaField }
-            if name == "__type" { return GraphQLIntrospection.typeField }
-        }
-        return type.field(name)
-    }
-
     private func field(_ fields: [GraphQLField], of type: GraphQLNamedType, source: any Sendable,
                        path: [GraphQLPathElement]) async throws(NullPropagation) -> GraphQLData {
         let node = fields[0]
         if node.name == "__typename" { return .string(type.name) }
-        guard let definition = definition(node.name, of: type) else {
+        guard let definition = schema.field(node.name, on: type) else {
             // The validator refuses such a document; a schema changed between the two would reach here.
             record(GraphQLError("Cannot query field \"\(node.name)\" on type \"\(type.name)\".", locations: [node.location], path: path))
             return .null

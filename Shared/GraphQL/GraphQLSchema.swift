@@ -187,6 +187,15 @@ public struct GraphQLSchema: Sendable {
 
     public subscript(name: String) -> GraphQLNamedType? { types[name] }
 
+    /// The field `name` of `type`, the query root's `__schema` and `__type` included.
+    func field(_ name: String, on type: GraphQLNamedType) -> GraphQLFieldDefinition? {
+        if type.name == queryType {
+            if name == "__schema" { return GraphQLIntrospection.schemaField }
+            if name == "__type" { return GraphQLIntrospection.typeField }
+        }
+        return type.field(name)
+    }
+
     /// The object types `abstract` (an interface or a union) may resolve to.
     public func possibleTypes(of abstract: GraphQLNamedType) -> [String] {
         switch abstract.kind {

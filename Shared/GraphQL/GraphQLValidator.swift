@@ -110,14 +110,7 @@ struct GraphQLValidator {
                     }
                     continue
                 }
-                let definition: GraphQLFieldDefinition? = if type.name == schema.queryType && field.name == "__schema" {
-                    GraphQLIntrospection.schemaField
-                } else if type.name == schema.queryType && field.name == "__type" {
-                    GraphQLIntrospection.typeField
-                } else {
-                    type.kind == .union ? nil : type.field(field.name)
-                }
-                guard let definition else {
+                guard let definition = schema.field(field.name, on: type) else {
                     errors.append(GraphQLError("Cannot query field \"\(field.name)\" on type \"\(type.name)\".", locations: [field.location]))
                     continue
                 }
