@@ -136,6 +136,11 @@ public enum ServiceHost {
         while true {
             do {
                 try await PostgresDatabase.ensureExists(url: configuration.databaseURL, logger: logger)
+                // The database must take a connection too: on a cluster still forming, the node that answered for
+                // `postgres` may not be the one the service's connections reach, and a database not there yet
+                // stopped the service.
+                let connection = try await PostgresConnection.connect(url: configuration.databaseURL)
+                await connection.close()
                 return
             } catch {
                 attempt += 1
