@@ -19,6 +19,11 @@ public struct GraphQLResponse: Sendable {
     public var data: GraphQLData?
     public var errors: [GraphQLError]
 
+    public init(data: GraphQLData?, errors: [GraphQLError]) {
+        self.data = data
+        self.errors = errors
+    }
+
     public var jsonText: String {
         var members: [GraphQLObjectMember] = []
         if !errors.isEmpty { members.append(GraphQLObjectMember("errors", .list(errors.map(\.data)))) }
@@ -37,18 +42,21 @@ public struct GraphQLExecutor: Sendable {
         self.schema = schema
     }
 
-    public func execute(_ request: GraphQLRequest, root: any Sendable = GraphQLData.null) async -> GraphQLResponse {
+    /// `context`: what every resolver of this request gets in its `info` (who asks, how to reach the data).
+    public func execute(_ request: GraphQLRequest, root: any Sendable = GraphQLData.null,
+                        context: any Sendable = GraphQLData.null) async -> GraphQLResponse {
         let document: GraphQLDocument
         do {
             document = try GraphQLParser.parse(request.query)
         } catch {
             return GraphQLResponse(data: nil, errors: [GraphQLError(error)])
         }
-        return await execute(document, operationName: request.operationName, variables: request.variables, root: root)
+        return await execute(document, operationName: request.operationName, variables: request.variables, root: root,
+                             context: context)
     }
 
     public func execute(_ document: GraphQLDocument, operationName: String?, variables: [String: GraphQLData],
-                        root: any Sendable = GraphQLData.null) async -> GraphQLResponse {
+                        root: any Sendable = GraphQLData.null, context: any Sendable = GraphQLData.null) async -> GraphQLResponse {
         let validation = GraphQLValidator(schema: schema, document: document).errors()
         guard validation.isEmpty else { return GraphQLResponse(data: nil, errors: validation) }
         let operation: GraphQLOperation
@@ -69,7 +77,7 @@ public struct GraphQLExecutor: Sendable {
                                                                     locations: [operation.location])])
         }
         let run = Execution(schema: schema, fragments: Dictionary(document.fragments.map { ($0.name, $0) }) { first, _ in first },
-                            variables: coerced)
+                            variables: coerced, context: context)
         let data: GraphQLData
         do {
             data = try await run.selectionSet(operation.selectionSet, of: rootType, source: root, path: [])
@@ -79,7 +87,7 @@ public struct GraphQLExecutor: Sendable {
         return GraphQLResponse(data: data, errors: run.errors.withLock { $0 })
     }
 
-    static func operation(in document: GraphQLDocument, named name: String?) throws(GraphQLError) -> GraphQLOperation {
+    public static func operation(in document: GraphQLDocument, named name: String?) throws(GraphQLError) -> GraphQLOperation {
         let operations = document.operations
         if let name {
             guard let operation = operations.first(where: { $0.name == name }) else {
@@ -139,12 +147,15 @@ final class Execution: Sendable {
     let schema: GraphQLSchema
     let fragments: [String: GraphQLFragment]
     let variables: [String: GraphQLData]
+    let context: any Sendable
     let errors = Mutex<[GraphQLError]>([])
 
-    init(schema: GraphQLSchema, fragments: [String: GraphQLFragment], variables: [String: GraphQLData]) {
+    init(schema: GraphQLSchema, fragments: [String: GraphQLFragment], variables: [String: GraphQLData],
+         context: any Sendable) {
         self.schema = schema
         self.fragments = fragments
         self.variables = variables
+        self.context = context
     }
 
     private func record(_ error: GraphQLError) { errors.withLock { $0.append(error) } }
@@ -169,32 +180,18 @@ final class Execution: Sendable {
         for selection in selections {
             switch selection {
             case .field(let field):
-                guard included(field.directives) else { continue }
+                guard GraphQLDirective.include(field.directives, variables: variables) else { continue }
                 grouped.add(field)
             case .fragmentSpread(let name, let directives, _):
-                guard included(directives), !visited.contains(name), let fragment = fragments[name] else { continue }
+                guard GraphQLDirective.include(directives, variables: variables), !visited.contains(name), let fragment = fragments[name] else { continue }
                 visited.insert(name)
                 guard applies(fragment.typeCondition, to: type) else { continue }
                 collect(fragment.selectionSet, of: type, into: &grouped, visited: &visited)
             case .inlineFragment(let condition, let directives, let selectionSet, _):
-                guard included(directives), condition.map({ applies($0, to: type) }) ?? true else { continue }
+                guard GraphQLDirective.include(directives, variables: variables), condition.map({ applies($0, to: type) }) ?? true else { continue }
                 collect(selectionSet, of: type, into: &grouped, visited: &visited)
             }
         }
-    }
-
-    private func included(_ directives: [GraphQLDirective]) -> Bool {
-        for directive in directives where directive.name == "skip" || directive.name == "include" {
-            let condition = directive.arguments.first { $0.name == "if" }?.value
-            let value: Bool? = switch condition {
-            case .boolean(let flag)?: flag
-            case .variable(let name)?: if case .boolean(let flag)? = variables[name] { flag } else { nil }
-            default: nil
-            }
-            if directive.name == "skip", value == true { return false }
-            if directive.name == "include", value != true { return false }
-        }
-        return true
     }
 
     private func applies(_ condition: String, to type: GraphQLNamedType) -> Bool {
@@ -216,7 +213,8 @@ final class Execution: Sendable {
         do {
             let arguments = try self.arguments(definition.arguments, given: node.arguments, at: node.location)
             let info = GraphQLResolveInfo(fieldName: node.name, path: path, parentType: type.name, schema: schema,
-                                          fieldNodes: fields, variables: variables, fragments: fragments)
+                                          fieldNodes: fields, variables: variables, fragments: fragments,
+                                          context: context)
             if let resolve = definition.resolve {
                 resolved = try await resolve(source, arguments, info)
             } else {

@@ -62,10 +62,14 @@ struct GraphQLInputCoercion {
     }
 
     /// A literal of the document as `type`; a variable inside it takes its coerced value, and one the request did
-    /// not give makes the enclosing input field absent (nil).
-    func literal(_ value: GraphQLValue, as type: GraphQLTypeReference, variables: [String: GraphQLData],
+    /// not give makes the enclosing input field absent (nil). `variables` nil: the document is being validated, before
+    /// any value is known; a variable then stands for a value of its own type (checked when the request gives it).
+    func literal(_ value: GraphQLValue, as type: GraphQLTypeReference, variables: [String: GraphQLData]?,
                  at location: GraphQLLocation) throws(GraphQLError) -> GraphQLData? {
-        if case .variable(let name) = value { return variables[name] }
+        if case .variable(let name) = value {
+            guard let variables else { return .boolean(true) }
+            return variables[name]
+        }
         switch type {
         case .nonNull(let inner):
             if value == .null { throw GraphQLError("Expected value of type \"\(type)\", found null.", locations: [location]) }
@@ -129,10 +133,10 @@ struct GraphQLInputCoercion {
     }
 
     /// A literal as plain data, for a scalar's `parse`: numbers as written, lists and objects member by member.
-    private func plain(_ value: GraphQLValue, variables: [String: GraphQLData],
+    private func plain(_ value: GraphQLValue, variables: [String: GraphQLData]?,
                        at location: GraphQLLocation) throws(GraphQLError) -> GraphQLData {
         switch value {
-        case .variable(let name): return variables[name] ?? .null
+        case .variable(let name): return variables?[name] ?? .null
         case .int(let text):
             guard let number = Int(text) else { return .float(Double(text) ?? .infinity) }
             return .int(number)

@@ -10,6 +10,8 @@ public struct GraphQLResolveInfo: Sendable {
     public var variables: [String: GraphQLData]
     /// The fragments of the document, for resolvers that look ahead into the selection.
     public var fragments: [String: GraphQLFragment]
+    /// The request's context, as given to `GraphQLExecutor.execute`.
+    public var context: any Sendable
 }
 
 public enum GraphQLPathElement: Sendable, Hashable {

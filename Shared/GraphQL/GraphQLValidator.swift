@@ -123,7 +123,7 @@ struct GraphQLValidator {
                 for argument in field.arguments {
                     guard let type = definition.arguments.first(where: { $0.name == argument.name })?.type else { continue }
                     do {
-                        _ = try coercion.literal(argument.value, as: type, variables: [:], at: argument.location)
+                        _ = try coercion.literal(argument.value, as: type, variables: nil, at: argument.location)
                     } catch {
                         errors.append(error)
                     }

@@ -79,9 +79,16 @@ import Testing
                 calls.add("second")
                 return GraphQLData.string("2")
             }),
+            GraphQLFieldDefinition("rename", .named("String"), arguments: [GraphQLArgumentDefinition("input", .nonNull(.named("RenameInput")))],
+                                   resolve: { _, arguments, _ in
+                GraphQLData.string("\(arguments["input"]?["id"]?.jsonText ?? "-"):\(arguments["input"]?["name"]?.jsonText ?? "-")")
+            }),
+        ])
+        let rename = GraphQLNamedType.inputObject("RenameInput", fields: [
+            GraphQLArgumentDefinition("id", .nonNull(.named("ID"))), GraphQLArgumentDefinition("name", .named("String")),
         ])
         return GraphQLSchema(query: "Query", mutation: "Mutation",
-                             types: [query, mutation, node, person, cat, order, filter])
+                             types: [query, mutation, node, person, cat, order, filter, rename])
     }
 
     private func run(_ query: String, variables: [String: GraphQLData] = [:], operationName: String? = nil,
@@ -189,6 +196,14 @@ import Testing
         #expect(stringForEnum.errors.first?.message == "Enum \"CatOrder\" cannot represent non-enum value: \"votes_DESC\".")
         let missingInputField = await run("{ cats(where: {color: 1}) { name } }")
         #expect(missingInputField.errors.first?.message == "Field \"color\" is not defined by type \"CatWhere\".")
+    }
+
+    @Test func aVariableGivesARequiredFieldOfAnInputObjectLiteral() async {
+        let document = "mutation M($id: ID!) { rename(input: {id: $id, name: \"Kit\"}) }"
+        #expect(await run(document, variables: ["id": .string("c1")]).jsonText == #"{"data":{"rename":"\"c1\":\"Kit\""}}"#)
+        #expect(await run(document).errors.map(\.message) == ["Variable \"$id\" of required type \"ID!\" was not provided."])
+        #expect(await run("mutation { rename(input: {name: \"Kit\"}) }").errors.map(\.message)
+                    == ["Field \"RenameInput.id\" of required type \"ID!\" was not provided."])
     }
 
     @Test func operationsAreChosenByName() async {
