@@ -74,7 +74,7 @@ let package = Package(
                 path: "Shared/ServiceKit"),
 
         .target(name: "GatewayCore", dependencies: ["HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime", "Metrics",
-                                                    "MetricsHTTP", "Storage", "CCrypt", "CLibCrypto"],
+                                                    "MetricsHTTP", "Storage", "CCrypt", "CLibCrypto", "GraphQL", "ParseGraphQL"],
                 path: "Services/gateway/Core"),
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
@@ -111,6 +111,9 @@ let package = Package(
         // GraphQL's language and execution, written here since no GraphQL library is available to the project.
         .target(name: "GraphQL", dependencies: ["ParseWire"], path: "Shared/GraphQL"),
         .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"], path: "Tests/GraphQLTests"),
+        // parse-server's GraphQL API over a Parse schema: its types, queries and mutations, resolved by REST calls.
+        .target(name: "ParseGraphQL", dependencies: ["GraphQL", "ParseWire"], path: "Shared/ParseGraphQL"),
+        .testTarget(name: "ParseGraphQLTests", dependencies: ["ParseGraphQL", "GraphQL", "ParseWire"], path: "Tests/ParseGraphQLTests"),
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.
         .target(name: "ScratchDatabase", dependencies: ["Storage", "Runtime"], path: "Tests/Support"),
