@@ -3,7 +3,7 @@ import ParseWire
 
 /// The cloud service's REST routes (`rest.v1`): the Hooks API, `/functions` and `/jobs` when they come inside a
 /// batch (the gateway sends single calls as `cloud.function.run.v1` and `cloud.job.start.v1`, with the client's
-/// headers), `/cloud_code/jobs` (`JobScheduleRoutes`), `/cloud_code/workers` and `_JobStatus`.
+/// headers), `/cloud_code/jobs` (`JobScheduleRoutes`), `/cloud_code/workers`, `/cloud_code/functions` and `_JobStatus`.
 struct CloudRESTHandler: Sendable {
     let hooks: HooksRoutes
     let functions: FunctionRunner
@@ -36,6 +36,11 @@ struct CloudRESTHandler: Sendable {
         case "cloud_code" where parts == ["cloud_code", "workers"] && request.method == "GET":
             guard identity.isMaster || identity.isReadOnlyMaster else { return HooksRoutes.masterKeyRequired }
             return HooksRoutes.json(try await workers.list())
+        case "cloud_code" where parts == ["cloud_code", "functions"] && request.method == "GET":
+            // The names the GraphQL API offers as `callCloudCode`'s `CloudCodeFunction`: webhooks' and workers'.
+            guard identity.isMaster || identity.isReadOnlyMaster else { return HooksRoutes.masterKeyRequired }
+            let names = try await hooks.directory.snapshot().functions.keys.sorted()
+            return HooksRoutes.json(.object(["results": .array(names.map(JSONValue.string))]))
         case "cloud_code" where parts.count >= 2 && parts.count <= 3 && parts[1] == "jobs":
             return try await schedules.handle(request, parts: parts, identity: identity)
         case "scriptlog" where parts.count == 1 && request.method == "GET":

@@ -41,22 +41,24 @@ struct BatchDispatcher: Sendable {
 
     private func result(of step: BatchPlan.Step, requestId: String, identity: Identity, serverURL: String) async -> JSONValue {
         do {
-            let answer: RESTResponse
-            switch step {
-            case .unroutable(let path):
-                throw ParseError(.invalidJSON, "cannot route batch path \(path)")
-            case .vote(let plan):
-                answer = try await VoteForwarder(client: client, timeout: timeout, logger: logger)
-                    .answer(plan, requestId: requestId, identity: identity, serverURL: serverURL)
-            case .call(let service, let request):
-                answer = try await client.send(RESTRequest.type, request, to: service, requestId: requestId,
-                                               identity: identity, timeout: timeout,
-                                               safeToRunTwice: request.method == "GET")
-            }
-            return answer.batchItem
+            return try await answer(to: step, requestId: requestId, identity: identity, serverURL: serverURL).batchItem
         } catch {
             let isRead = if case .call(_, let request) = step { request.method == "GET" } else { false }
             return Self.error(CallFailure.parseError(error, write: !isRead, call: "batch sub-request", logger: logger))
+        }
+    }
+
+    /// The owner's answer to one step, as the caller.
+    func answer(to step: BatchPlan.Step, requestId: String, identity: Identity, serverURL: String) async throws -> RESTResponse {
+        switch step {
+        case .unroutable(let path):
+            throw ParseError(.invalidJSON, "cannot route batch path \(path)")
+        case .vote(let plan):
+            return try await VoteForwarder(client: client, timeout: timeout, logger: logger)
+                .answer(plan, requestId: requestId, identity: identity, serverURL: serverURL)
+        case .call(let service, let request):
+            return try await client.send(RESTRequest.type, request, to: service, requestId: requestId, identity: identity,
+                                         timeout: timeout, safeToRunTwice: request.method == "GET")
         }
     }
 

@@ -25,26 +25,20 @@ enum BatchPlan: Sendable {
         var owners: Set<ServiceName> = []
         var hasVote = false
         for item in batch.items {
-            guard let route = item.route,
-                  case .service(let owner) = GatewayRoute.destination(method: item.method, path: route) else {
-                steps.append(.unroutable(path: item.path))
-                continue
-            }
-            if route == "batch" {
+            if item.route == "batch" {
                 self = .refuse(Self.nested)
                 return
             }
-            if let vote = VoteRoute(fields: voteFields).plan(method: item.method, path: route, body: item.body) {
-                steps.append(.vote(vote))
-                hasVote = true
-                continue
-            }
-            owners.insert(owner)
             // A GET sub-request carries its query in its body; as a query string it reaches every owner's reader.
             let isRead = item.method == "GET"
-            steps.append(.call(owner, RESTRequest(method: item.method, path: route,
-                                                  query: isRead ? Self.query(item.body) : [:],
-                                                  body: isRead ? nil : item.body, serverURL: serverURL)))
+            let step = Self.step(method: item.method, path: item.path, route: item.route, query: isRead ? Self.query(item.body) : [:],
+                                 body: isRead ? nil : item.body, voteFields: voteFields, serverURL: serverURL)
+            switch step {
+            case .vote: hasVote = true
+            case .call(let owner, _): owners.insert(owner)
+            case .unroutable: break
+            }
+            steps.append(step)
         }
         if !hasVote && owners.subtracting([.posts]).isEmpty {
             self = .forwardWhole
@@ -70,6 +64,17 @@ enum BatchPlan: Sendable {
             }
         }
         self = .split(steps)
+    }
+
+    /// Where one request goes: a vote to votes, anything else to the owner of its route. `route`: the path below the
+    /// mount (nil outside it); `path` names the request in the error of a route nobody owns.
+    static func step(method: String, path: String, route: String?, query: [String: String], body: String?,
+                     voteFields: VoteRoute.Fields, serverURL: String) -> Step {
+        guard let route, case .service(let owner) = GatewayRoute.destination(method: method, path: route) else {
+            return .unroutable(path: path)
+        }
+        if let vote = VoteRoute(fields: voteFields).plan(method: method, path: route, body: body) { return .vote(vote) }
+        return .call(owner, RESTRequest(method: method, path: route, query: query, body: body, serverURL: serverURL))
     }
 
     /// A GET body's fields as query parameters, the way the SDKs send them: strings as they are, the rest as JSON.

@@ -67,6 +67,9 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_SERVER_ENABLE_SANITIZED_ERROR_RESPONSE` (parse-server 9's `enableSanitizedErrorResponse`, on by
     /// default): refusals say `Permission denied` (`ErrorSanitizer`).
     var sanitizedErrors = true
+    /// `PARSE_SERVER_GRAPHQL_PATH` (parse-server's `graphQLPath`, outside the mount: `/graphql`); nil with
+    /// `PARSE_SERVER_MOUNT_GRAPHQL=0`: no GraphQL API.
+    public var graphQLPath: String? = "/graphql"
     /// `PARSE_SERVER_ROUTE_ALLOW_LIST` (parse-server 9's `routeAllowList`); nil: every route.
     var routeAllowList: RouteAllowList?
     /// `PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS` (parse-server 9's `readOnlyMasterKeyIps`): where the read-only master
@@ -124,6 +127,14 @@ public struct GatewayConfiguration: Sendable {
             voteFields: VoteRoute.Fields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
         configuration.metricsEnabled = try MetricsSettings.fromEnvironment(env).enabled
+        if try env.bool("PARSE_SERVER_MOUNT_GRAPHQL", default: true) {
+            var path = env.string("PARSE_SERVER_GRAPHQL_PATH", default: "/graphql")
+            if !path.hasPrefix("/") { path = "/" + path }
+            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            configuration.graphQLPath = path
+        } else {
+            configuration.graphQLPath = nil
+        }
         let maxOutboxAge = try env.int("PARSE_READY_MAX_OUTBOX_AGE_MS", default: 0, in: 0...86_400_000)
         configuration.readinessLimits = ReadinessLimits(
             maxQueueDepth: try env.int("PARSE_READY_MAX_QUEUE_DEPTH", default: 0, in: 0...100_000_000),

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import HTTPServer
 import Messaging
+import ParseGraphQL
 import ParseWire
 import Runtime
 
@@ -18,6 +19,8 @@ struct GatewayResponder: HTTPResponder {
     let scriptLogs: ScriptLogShipper?
     private let access: AccessCheck
     private let readiness: Readiness
+    /// The GraphQL schema as last built, shared by every request.
+    private let graphQL = ParseGraphQLEndpoint()
 
     init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
          rateLimiter: RateLimiter = .none, scriptLogs: ScriptLogShipper? = nil, logger: Logger) {
@@ -54,7 +57,15 @@ struct GatewayResponder: HTTPResponder {
 
     /// The request's route; the outermost responder asks once and hands it to every layer.
     func route(of request: HTTPRequest) -> GatewayRoute {
-        GatewayRoute(method: request.method, path: routePath(request.path))
+        if let graphQLPath = configuration.graphQLPath, isGraphQL(request.path, graphQLPath) { return .graphQL }
+        return GatewayRoute(method: request.method, path: routePath(request.path))
+    }
+
+    /// `path` is the GraphQL path, with or without a trailing slash.
+    private func isGraphQL(_ path: String, _ graphQLPath: String) -> Bool {
+        guard path.utf8.starts(with: graphQLPath.utf8) else { return false }
+        let rest = path.utf8.dropFirst(graphQLPath.utf8.count)
+        return rest.isEmpty || (rest.count == 1 && rest.first == UInt8(ascii: "/"))
     }
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
@@ -121,14 +132,15 @@ struct GatewayResponder: HTTPResponder {
         case .publicPages:
             return await PublicPagesForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
-        case .unknown:
+        case .unknown, .graphQL:
             owner = nil
         case .service(let service):
             owner = service
         }
         let body: JSONBody
         do {
-            body = try JSONBody(request.body)
+            // A GraphQL body is the operation, never a Parse envelope: the keys come from the headers alone.
+            body = try JSONBody(route.destination == .graphQL ? [] : request.body)
         } catch {
             return ParseResponses.error(error)
         }
@@ -148,6 +160,16 @@ struct GatewayResponder: HTTPResponder {
         }
         // parse-server reads the device's id from the header or the JavaScript SDK's body field.
         identity.installationId = request.headers["X-Parse-Installation-Id"] ?? body.envelope["_InstallationId"]
+        if route.destination == .graphQL {
+            guard !identity.isMaintenance else { return ParseResponses.masterKeyRequired }
+            if rateLimiter.isEnabled, let refused = await rateLimiter.refusal(method: request.method, path: path, identity: identity,
+                                                                              remoteAddress: request.remoteAddress) {
+                return refused
+            }
+            return await GraphQLRequestHandler(configuration: configuration, client: client, sessions: sessions, endpoint: graphQL,
+                                               logger: log)
+                .respond(to: request, identity: identity, requestId: requestId, serverURL: serverURL(for: request))
+        }
         guard let service = owner else { return ParseResponses.unknownRoute(request.method, request.path) }
         let method = request.method == "POST" ? (body.envelope["_method"] ?? "POST") : request.method
         if identity.isMaintenance {

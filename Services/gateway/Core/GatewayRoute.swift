@@ -14,6 +14,8 @@ struct GatewayRoute: Sendable, Equatable {
         case files
         /// `apps[/*]`: parse-server's public pages, forwarded to auth without keys (`PublicPagesForwarder`).
         case publicPages
+        /// `GatewayConfiguration.graphQLPath`: the GraphQL API (`GraphQLRequestHandler`).
+        case graphQL
         /// A Parse REST route of `ServiceName`.
         case service(ServiceName)
         /// No route: outside the mount, or nothing owns it (404, code 108).
@@ -29,6 +31,15 @@ struct GatewayRoute: Sendable, Equatable {
     init(method: String, path: String?) {
         self.path = path
         destination = Self.destination(method: method, path: path)
+        template = RouteTemplate.index(of: path)
+    }
+
+    /// The GraphQL API's route, wherever its path is: counted under `graphql`.
+    static let graphQL = GatewayRoute(path: "graphql", destination: .graphQL)
+
+    private init(path: String, destination: Destination) {
+        self.path = path
+        self.destination = destination
         template = RouteTemplate.index(of: path)
     }
 
