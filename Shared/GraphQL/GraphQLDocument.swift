@@ -26,6 +26,30 @@ public struct GraphQLDocument: Sendable, Hashable {
     public var fragments: [GraphQLFragment] {
         definitions.compactMap { if case .fragment(let fragment) = $0 { fragment } else { nil } }
     }
+
+    /// Whether a field named one of `names` is selected anywhere in the document (its operations and fragments).
+    public func selects(anyOf names: Set<String>) -> Bool {
+        var pending = definitions.map { definition in
+            switch definition {
+            case .operation(let operation): operation.selectionSet
+            case .fragment(let fragment): fragment.selectionSet
+            }
+        }
+        while let selections = pending.popLast() {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    if names.contains(field.name) { return true }
+                    pending.append(field.selectionSet)
+                case .inlineFragment(_, _, let selectionSet, _):
+                    pending.append(selectionSet)
+                case .fragmentSpread:
+                    break
+                }
+            }
+        }
+        return false
+    }
 }
 
 public enum GraphQLDefinition: Sendable, Hashable {

@@ -15,7 +15,7 @@ public struct GraphQLError: Error, Sendable, Hashable {
         self.extensions = extensions
     }
 
-    init(_ syntax: GraphQLSyntaxError) {
+    public init(_ syntax: GraphQLSyntaxError) {
         self.init(syntax.message, locations: [syntax.location])
     }
 

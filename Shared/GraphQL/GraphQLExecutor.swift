@@ -55,9 +55,16 @@ public struct GraphQLExecutor: Sendable {
                              context: context)
     }
 
+    /// The errors that keep `document` from running against this schema (none: it is valid).
+    public func validate(_ document: GraphQLDocument) -> [GraphQLError] {
+        GraphQLValidator(schema: schema, document: document).errors()
+    }
+
+    /// `validated`: `validate(document)` found nothing already, so it is not checked again.
     public func execute(_ document: GraphQLDocument, operationName: String?, variables: [String: GraphQLData],
-                        root: any Sendable = GraphQLData.null, context: any Sendable = GraphQLData.null) async -> GraphQLResponse {
-        let validation = GraphQLValidator(schema: schema, document: document).errors()
+                        root: any Sendable = GraphQLData.null, context: any Sendable = GraphQLData.null,
+                        validated: Bool = false) async -> GraphQLResponse {
+        let validation = validated ? [] : validate(document)
         guard validation.isEmpty else { return GraphQLResponse(data: nil, errors: validation) }
         let operation: GraphQLOperation
         let coerced: [String: GraphQLData]
@@ -80,7 +87,7 @@ public struct GraphQLExecutor: Sendable {
                             variables: coerced, context: context)
         let data: GraphQLData
         do {
-            data = try await run.selectionSet(operation.selectionSet, of: rootType, source: root, path: [])
+            data = try await run.selectionSet(operation.selectionSet, of: rootType, source: root, path: [], at: [operation.location])
         } catch {
             data = .null
         }
@@ -149,6 +156,12 @@ final class Execution: Sendable {
     let variables: [String: GraphQLData]
     let context: any Sendable
     let errors = Mutex<[GraphQLError]>([])
+    private let collectedFields = Mutex<[CollectedKey: GroupedFields]>([:])
+
+    private struct CollectedKey: Hashable {
+        let type: String
+        let locations: [GraphQLLocation]
+    }
 
     init(schema: GraphQLSchema, fragments: [String: GraphQLFragment], variables: [String: GraphQLData],
          context: any Sendable) {
@@ -160,17 +173,30 @@ final class Execution: Sendable {
 
     private func record(_ error: GraphQLError) { errors.withLock { $0.append(error) } }
 
+    /// `locations`: where the fields (or the operation) whose selection this is are, which names the selection in
+    /// the document.
     func selectionSet(_ selections: [GraphQLSelection], of type: GraphQLNamedType, source: any Sendable,
-                      path: [GraphQLPathElement]) async throws(NullPropagation) -> GraphQLData {
-        var visited = Set<String>()
-        var grouped = GroupedFields()
-        collect(selections, of: type, into: &grouped, visited: &visited)
+                      path: [GraphQLPathElement], at locations: [GraphQLLocation]) async throws(NullPropagation) -> GraphQLData {
+        let grouped = collected(selections, of: type, at: locations)
         var members: [GraphQLObjectMember] = []
         for (key, fields) in grouped.entries {
             let value = try await field(fields, of: type, source: source, path: path + [.key(key)])
             members.append(GraphQLObjectMember(key, value))
         }
         return .object(members)
+    }
+
+    /// The fields of `selections` on `type`, collected once per request: every object of a list is completed with the
+    /// same selection.
+    private func collected(_ selections: [GraphQLSelection], of type: GraphQLNamedType,
+                           at locations: [GraphQLLocation]) -> GroupedFields {
+        let key = CollectedKey(type: type.name, locations: locations)
+        if let known = collectedFields.withLock({ $0[key] }) { return known }
+        var visited = Set<String>()
+        var grouped = GroupedFields()
+        collect(selections, of: type, into: &grouped, visited: &visited)
+        collectedFields.withLock { $0[key] = grouped }
+        return grouped
     }
 
     /// The specification's `CollectFields`: the fields to run, by response key in the order first seen, with
@@ -211,11 +237,11 @@ final class Execution: Sendable {
         }
         let resolved: any Sendable
         do {
-            let arguments = try self.arguments(definition.arguments, given: node.arguments, at: node.location)
-            let info = GraphQLResolveInfo(fieldName: node.name, path: path, parentType: type.name, schema: schema,
-                                          fieldNodes: fields, variables: variables, fragments: fragments,
-                                          context: context)
             if let resolve = definition.resolve {
+                let arguments = try self.arguments(definition.arguments, given: node.arguments, at: node.location)
+                let info = GraphQLResolveInfo(fieldName: node.name, path: path, parentType: type.name, schema: schema,
+                                              fieldNodes: fields, variables: variables, fragments: fragments,
+                                              context: context)
                 resolved = try await resolve(source, arguments, info)
             } else {
                 resolved = (source as? GraphQLData)?[node.name] ?? GraphQLData.null
@@ -319,7 +345,8 @@ final class Execution: Sendable {
                 }
                 return serialized
             case .object:
-                return try await selectionSet(fields.flatMap(\.selectionSet), of: named, source: value, path: path)
+                return try await selectionSet(fields.flatMap(\.selectionSet), of: named, source: value, path: path,
+                                              at: fields.map(\.location))
             case .interface, .union:
                 guard let typeName = named.resolveType?(value, schema), let object = schema[typeName], object.kind == .object,
                       schema.possibleTypes(of: named).contains(typeName) else {
@@ -327,7 +354,8 @@ final class Execution: Sendable {
                                         locations: [fields[0].location], path: path))
                     throw NullPropagation()
                 }
-                return try await selectionSet(fields.flatMap(\.selectionSet), of: object, source: value, path: path)
+                return try await selectionSet(fields.flatMap(\.selectionSet), of: object, source: value, path: path,
+                                              at: fields.map(\.location))
             case .inputObject:
                 throw NullPropagation()
             }

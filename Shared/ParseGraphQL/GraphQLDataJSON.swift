@@ -13,7 +13,8 @@ extension GraphQLData {
         case .string(let text): self = .string(text)
         case .array(let items): self = .list(items.map(GraphQLData.init(json:)))
         case .object(let members):
-            self = .object(members.sorted { $0.key < $1.key }.map { GraphQLObjectMember($0.key, GraphQLData(json: $0.value)) })
+            // In no particular order: a response's order is its selection's.
+            self = .object(members.map { GraphQLObjectMember($0.key, GraphQLData(json: $0.value)) })
         }
     }
 
@@ -26,6 +27,16 @@ extension GraphQLData {
         case .string(let text): .string(text)
         case .list(let items): .array(items.map(\.json))
         case .object(let members): .object(Dictionary(members.map { ($0.key, $0.value.json) }) { _, last in last })
+        }
+    }
+
+    /// The value with every object's keys in order, as the REST API writes them: an `Object` or `Any` value reads the
+    /// same in every answer.
+    var sortingKeys: GraphQLData {
+        switch self {
+        case .list(let items): .list(items.map(\.sortingKeys))
+        case .object(let members): .object(members.sorted { $0.key < $1.key }.map { GraphQLObjectMember($0.key, $0.value.sortingKeys) })
+        default: self
         }
     }
 

@@ -23,11 +23,12 @@ enum ParseGraphQLDefaultTypes {
                                                 parse: { value in if case .int? = value["__upload"] { value } else { nil } })
 
     static let any = GraphQLNamedType.scalar(
-        "Any", description: "The Any scalar type is used in operations and types that involve any type of value.")
+        "Any", description: "The Any scalar type is used in operations and types that involve any type of value.",
+        serialize: { $0.sortingKeys })
 
     static let object = GraphQLNamedType.scalar(
         "Object", description: "The Object scalar type is used in operations and types that involve objects.",
-        serialize: isObjectLike, parse: isObjectLike)
+        serialize: { isObjectLike($0)?.sortingKeys }, parse: isObjectLike)
 
     private static func isObjectLike(_ value: GraphQLData) -> GraphQLData? {
         switch value {

@@ -75,17 +75,18 @@ struct ParseObjectQueries {
     /// A `<Class>Connection`: `{"edges", "pageInfo", "count"}`, each present only when the selection reads it.
     func find(_ className: String, where constraints: [String: JSONValue], order: String?, page requested: Page,
               selection: GraphQLSelectedFields) async throws -> GraphQLData {
-        let whereText = JSONValue.object(constraints).compactText
+        // No constraint, no `where`: the services read a find without one the quickest way.
+        let whereQuery = constraints.isEmpty ? [:] : ["where": JSONValue.object(constraints).compactText]
         var page = requested
         var countedFirst: Int?
         if page.needsCountFirst, let limit = page.limit {
-            let counted = try await context.backend.get("classes/\(className)", query: ["where": whereText, "limit": "0", "count": "1"])
+            let counted = try await context.backend.get("classes/\(className)", query: whereQuery.merging(["limit": "0", "count": "1"]) { $1 })
             let total = counted["count"]?.numberValue.map { Int($0) } ?? 0
             countedFirst = total
             if (page.skip ?? 0) + limit < total { page.skip = total - limit }
         }
         let readsObjects = selection["edges"] != nil || selection["pageInfo"] != nil
-        var query: [String: String] = ["where": whereText]
+        var query = whereQuery
         let limit = readsObjects ? (page.limit ?? 100) : 0
         query["limit"] = String(limit)
         if limit != 0 {

@@ -1,6 +1,7 @@
 import GraphQL
 @testable import ParseGraphQL
 import ParseWire
+import Synchronization
 import Testing
 
 /// What the GraphQL API asks of REST for each operation, over a backend that records the calls.
@@ -9,8 +10,9 @@ import Testing
 
     private func run(_ query: String, variables: [String: GraphQLData] = [:], backend: RecordingBackend,
                      uploads: [GraphQLUpload] = []) async -> GraphQLResponse {
-        await endpoint.execute(GraphQLRequest(query: query, variables: variables), schemas: ParseGraphQLSchemaTests.schemas,
-                               functionNames: ["hello"], backend: backend, uploads: uploads)
+        await endpoint.execute(GraphQLRequest(query: query, variables: variables), backend: backend, uploads: uploads) {
+            (ParseGraphQLSchemaTests.schemas, ["hello"])
+        }
     }
 
     private static func whereOf(_ call: RecordingBackend.Call?) -> JSONValue? { call?.query["where"].flatMap { JSONValue.parse($0) } }
@@ -104,6 +106,35 @@ import Testing
         #expect(response.jsonText == #"{"data":{"createFile":{"fileInfo":{"name":"x_photo.png","url":"http://files/x_photo.png"}}}}"#)
         #expect(backend.recorded.first == RecordingBackend.Call(method: "UPLOAD", path: "photo.png",
                                                                  query: ["contentType": "image/png", "bytes": "3"], body: nil))
+    }
+
+    @Test func theSchemaIsReadAgainWhenADocumentNeedsIt() async {
+        let reads = Mutex(0)
+        let withDog = Mutex(false)
+        let source: ParseGraphQLEndpoint.SchemaSource = {
+            reads.withLock { $0 += 1 }
+            guard withDog.withLock({ $0 }) else { return (ParseGraphQLSchemaTests.schemas, []) }
+            var classes = ParseGraphQLSchemaTests.schemas["results"]?.arrayValue ?? []
+            classes.append(JSONValue.parse(#"{"className":"Dog","fields":{"objectId":{"type":"String"},"bark":{"type":"String"}}}"#)!)
+            return (.object(["results": .array(classes)]), [])
+        }
+        let endpoint = ParseGraphQLEndpoint(maximumAge: .seconds(3600))
+        let backend = RecordingBackend { _ in JSONValue.parse(#"{"results":[],"count":0}"#)! }
+        func run(_ query: String) async -> GraphQLResponse {
+            await endpoint.execute(GraphQLRequest(query: query), backend: backend, schema: source)
+        }
+        #expect(await run("{ cats { count } }").errors.isEmpty)
+        #expect(await run("{ cats { count } }").errors.isEmpty)
+        #expect(reads.withLock { $0 } == 1)
+        // A class that appeared since: the kept schema refuses the document, the one read now runs it.
+        withDog.withLock { $0 = true }
+        #expect(await run("{ dogs { count } }").errors.isEmpty)
+        #expect(reads.withLock { $0 } == 2)
+        #expect(await run("{ nothings { count } }").errors.map(\.message) == ["Cannot query field \"nothings\" on type \"Query\"."])
+        #expect(reads.withLock { $0 } == 3)
+        // Introspection always reads it now.
+        #expect(await run("{ __type(name: \"Dog\") { name } }").jsonText == #"{"data":{"__type":{"name":"Dog"}}}"#)
+        #expect(reads.withLock { $0 } == 4)
     }
 
     @Test func aMultipartRequestPutsItsFilesWhereItsMapSays() throws {

@@ -7,7 +7,7 @@ import ParseWire
 import Runtime
 
 /// `POST|GET <graphQLPath>`: parse-server's GraphQL API. The schema is made from the Parse schema and Cloud Code's
-/// functions as they are when the request arrives (both read with the master key, at once), and every field is
+/// functions (both read with the master key, at once, when `ParseGraphQLEndpoint` needs them), and every field is
 /// resolved by REST calls as the client (`GatewayGraphQLBackend`). Answers as Apollo Server does: 200 with `data` (and
 /// `errors` for failed fields), 400 when the document cannot run.
 struct GraphQLRequestHandler {
@@ -25,30 +25,38 @@ struct GraphQLRequestHandler {
         } catch {
             return ParseResponses.json(error.status, error.body)
         }
-        let schemas: JSONValue, functions: JSONValue
-        do {
-            async let readSchemas = masterRead("schemas", owner: .posts, requestId: "\(requestId).schemas", serverURL: serverURL)
-            async let readFunctions = masterRead("cloud_code/functions", owner: .cloud, requestId: "\(requestId).functions",
-                                                 serverURL: serverURL)
-            (schemas, functions) = try await (readSchemas, readFunctions)
-        } catch {
-            let failure = CallFailure.parseError(error, write: false, call: "graphql schema read", logger: logger)
-            return ParseResponses.json(failure.httpStatus, GraphQLResponse(data: nil, errors: [ParseGraphQLErrors.reported(failure)]).jsonText)
-        }
         let backend = GatewayGraphQLBackend(configuration: configuration, client: client, sessions: sessions, logger: logger,
                                             identity: identity, request: request, requestId: requestId, serverURL: serverURL,
                                             calls: .init())
-        let response = await endpoint.execute(parsed.request, schemas: schemas,
-                                              functionNames: (functions["results"]?.arrayValue ?? []).compactMap(\.stringValue),
-                                              backend: backend, uploads: parsed.uploads)
-        return ParseResponses.json(response.data == nil ? 400 : 200, response.jsonText)
+        let response = await endpoint.execute(parsed.request, backend: backend, uploads: parsed.uploads) { [self] in
+            async let schemas = masterRead("schemas", owner: .posts, requestId: "\(requestId).schemas", serverURL: serverURL)
+            async let functions = masterRead("cloud_code/functions", owner: .cloud, requestId: "\(requestId).functions",
+                                             serverURL: serverURL)
+            return try await (schemas, (functions["results"]?.arrayValue ?? []).compactMap(\.stringValue))
+        }
+        return ParseResponses.json(Self.status(of: response), response.jsonText)
+    }
+
+    /// 200 when the document ran; when it could not, 400, or the status of the outage that kept it from running
+    /// (the schema could not be read).
+    static func status(of response: GraphQLResponse) -> Int {
+        guard response.data == nil else { return 200 }
+        if case .int(let code)? = response.errors.first?.extensions?["code"],
+           [ParseError.Code.internalServerError, .connectionFailed, .timeout].contains(ParseError.Code(rawValue: code)) {
+            return ParseError(ParseError.Code(rawValue: code), "").httpStatus
+        }
+        return 400
     }
 
     private func masterRead(_ path: String, owner: ServiceName, requestId: String, serverURL: String) async throws -> JSONValue {
-        let answer: RESTResponse = try await client.send(RESTRequest.type, RESTRequest(method: "GET", path: path, query: [:], body: nil,
-                                                                                       serverURL: serverURL),
-                                                         to: owner, requestId: requestId, identity: .master,
-                                                         timeout: configuration.requestTimeout, safeToRunTwice: true)
+        let answer: RESTResponse
+        do {
+            answer = try await client.send(RESTRequest.type, RESTRequest(method: "GET", path: path, query: [:], body: nil, serverURL: serverURL),
+                                           to: owner, requestId: requestId, identity: .master, timeout: configuration.requestTimeout,
+                                           safeToRunTwice: true)
+        } catch {
+            throw CallFailure.parseError(error, write: false, call: "graphql schema read", logger: logger)
+        }
         guard answer.status < 400, let json = JSONValue.parse(answer.body) else {
             throw ParseError(.internalServerError, "Internal server error")
         }
