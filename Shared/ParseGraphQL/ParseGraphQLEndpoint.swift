@@ -20,8 +20,9 @@ public final class ParseGraphQLEndpoint: Sendable {
         cache = SchemaCache(maximumAge: maximumAge)
     }
 
+    /// `limits`: the bounds on the document's depth and fields (none for the master key).
     public func execute(_ request: GraphQLRequest, backend: any ParseGraphQLBackend, uploads: [GraphQLUpload] = [],
-                        schema source: @escaping SchemaSource) async -> GraphQLResponse {
+                        limits: GraphQLLimits = .none, schema source: @escaping SchemaSource) async -> GraphQLResponse {
         let arrived = ContinuousClock.now
         let document: GraphQLDocument
         do {
@@ -29,24 +30,24 @@ public final class ParseGraphQLEndpoint: Sendable {
         } catch {
             return GraphQLResponse(data: nil, errors: [GraphQLError(error)])
         }
-        if !document.selects(anyOf: ["__schema", "__type"]), let kept = await cache.kept(),
-           kept.executor.validate(document).isEmpty {
-            return await run(document, request, on: kept, backend: backend, uploads: uploads, validated: true)
+        let built: SchemaCache.Built
+        if !document.selects(anyOf: ["__schema", "__type"]), let kept = await cache.kept(), kept.executor.validate(document).isEmpty {
+            built = kept
+        } else {
+            do {
+                built = try await cache.readNow(source, notStartedBefore: arrived)
+            } catch {
+                return GraphQLResponse(data: nil, errors: [ParseGraphQLErrors.reported(error)])
+            }
+            let errors = built.executor.validate(document)
+            guard errors.isEmpty else { return GraphQLResponse(data: nil, errors: errors) }
         }
-        let current: SchemaCache.Built
-        do {
-            current = try await cache.readNow(source, notStartedBefore: arrived)
-        } catch {
-            return GraphQLResponse(data: nil, errors: [ParseGraphQLErrors.reported(error)])
+        if let refusal = limits.refusal(of: document, operationName: request.operationName) {
+            return GraphQLResponse(data: nil, errors: [ParseGraphQLErrors.reported(ParseError(.invalidQuery, refusal.message))])
         }
-        return await run(document, request, on: current, backend: backend, uploads: uploads, validated: false)
-    }
-
-    private func run(_ document: GraphQLDocument, _ request: GraphQLRequest, on built: SchemaCache.Built,
-                     backend: any ParseGraphQLBackend, uploads: [GraphQLUpload], validated: Bool) async -> GraphQLResponse {
         let context = ParseGraphQLContext(backend: backend, classes: built.classes, uploads: uploads)
         return await built.executor.execute(document, operationName: request.operationName, variables: request.variables,
-                                            context: context, validated: validated)
+                                            context: context, validated: true)
     }
 }
 

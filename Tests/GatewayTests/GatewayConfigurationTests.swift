@@ -1,3 +1,4 @@
+import GraphQL
 import Messaging
 import Runtime
 import Testing
@@ -20,6 +21,22 @@ import Testing
         #expect(config.logLevel == .info)
         #expect(config.requestTimeout == .milliseconds(10_000))
         #expect(config.amqpURL == (try AMQPURL("amqp://guest:guest@127.0.0.1:15682/")))
+    }
+
+    @Test func graphQLIsMountedBesideTheAPIWithItsLimits() throws {
+        let defaults = try GatewayConfiguration.fromEnvironment(Environment([:]))
+        #expect(defaults.graphQLPath == "/graphql")
+        #expect(defaults.graphQLLimits == .none)
+        let set = try GatewayConfiguration.fromEnvironment(Environment([
+            "PARSE_SERVER_GRAPHQL_PATH": "api/graphql/", "PARSE_SERVER_REQUEST_COMPLEXITY_GRAPHQL_DEPTH": "5",
+            "PARSE_SERVER_REQUEST_COMPLEXITY_GRAPHQL_FIELDS": "-1",
+        ]))
+        #expect(set.graphQLPath == "/api/graphql")
+        #expect(set.graphQLLimits == GraphQLLimits(maximumDepth: 5, maximumFields: nil))
+        #expect(try GatewayConfiguration.fromEnvironment(Environment(["PARSE_SERVER_MOUNT_GRAPHQL": "false"])).graphQLPath == nil)
+        #expect(throws: ConfigurationError.self) {
+            try GatewayConfiguration.fromEnvironment(Environment(["PARSE_SERVER_REQUEST_COMPLEXITY_GRAPHQL_FIELDS": "0"]))
+        }
     }
 
     @Test(arguments: [("parse/", "/parse"), ("parse", "/parse"), ("/parse///", "/parse"), ("/", "/"),

@@ -206,6 +206,19 @@ import Testing
                     == ["Field \"RenameInput.id\" of required type \"ID!\" was not provided."])
     }
 
+    @Test func limitsBoundDepthAndFieldsWithFragmentsFollowed() throws {
+        let document = try GraphQLParser.parse("""
+            query { cats { ...Parts owner { name } } first: cat(id: "c1") { ...Parts } }
+            fragment Parts on Cat { objectId name }
+            """)
+        #expect(GraphQLLimits(maximumDepth: 3, maximumFields: 8).refusal(of: document, operationName: nil) == nil)
+        #expect(GraphQLLimits(maximumDepth: 2).refusal(of: document, operationName: nil)?.message
+                    == "Query depth of 3 exceeds maximum allowed depth of 2")
+        #expect(GraphQLLimits(maximumFields: 7).refusal(of: document, operationName: nil)?.message
+                    == "Number of fields (8) exceeds maximum allowed (7)")
+        #expect(GraphQLLimits.none.refusal(of: document, operationName: nil) == nil)
+    }
+
     @Test func operationsAreChosenByName() async {
         let document = "query A { cat(id: \"c1\") { name } } query B { cat(id: \"c2\") { name } }"
         #expect(await run(document, operationName: "B").jsonText == #"{"data":{"cat":{"name":"Felix"}}}"#)

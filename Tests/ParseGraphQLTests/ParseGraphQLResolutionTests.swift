@@ -137,6 +137,14 @@ import Testing
         #expect(reads.withLock { $0 } == 4)
     }
 
+    @Test func aDocumentBeyondTheLimitsRunsNothing() async {
+        let backend = RecordingBackend { _ in JSONValue.parse(#"{"results":[]}"#)! }
+        let response = await endpoint.execute(GraphQLRequest(query: "{ cats { edges { node { owner { username } } } } }"), backend: backend,
+                                              limits: GraphQLLimits(maximumDepth: 3)) { (ParseGraphQLSchemaTests.schemas, []) }
+        #expect(response.jsonText == #"{"errors":[{"message":"Query depth of 5 exceeds maximum allowed depth of 3","extensions":{"code":102}}]}"#)
+        #expect(backend.recorded.isEmpty)
+    }
+
     @Test func aMultipartRequestPutsItsFilesWhereItsMapSays() throws {
         let body = Array("""
             --XyZ\r

@@ -1,4 +1,5 @@
 import Foundation
+import GraphQL
 import Messaging
 import MetricsHTTP
 import Runtime
@@ -70,6 +71,10 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_SERVER_GRAPHQL_PATH` (parse-server's `graphQLPath`, outside the mount: `/graphql`); nil with
     /// `PARSE_SERVER_MOUNT_GRAPHQL=0`: no GraphQL API.
     public var graphQLPath: String? = "/graphql"
+    /// `PARSE_SERVER_REQUEST_COMPLEXITY_GRAPHQL_DEPTH` and `..._GRAPHQL_FIELDS` (parse-server 9's
+    /// `requestComplexity.graphQLDepth` and `graphQLFields`): how deep a document's fields may nest and how many it
+    /// may select, fragments followed; -1 (the default): no bound. The master key is not bound.
+    public var graphQLLimits = GraphQLLimits.none
     /// `PARSE_SERVER_ROUTE_ALLOW_LIST` (parse-server 9's `routeAllowList`); nil: every route.
     var routeAllowList: RouteAllowList?
     /// `PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS` (parse-server 9's `readOnlyMasterKeyIps`): where the read-only master
@@ -127,6 +132,14 @@ public struct GatewayConfiguration: Sendable {
             voteFields: VoteRoute.Fields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
         configuration.metricsEnabled = try MetricsSettings.fromEnvironment(env).enabled
+        func graphQLLimit(_ name: String) throws -> Int? {
+            let key = "PARSE_SERVER_REQUEST_COMPLEXITY_" + name
+            let value = try env.int(key, default: -1, in: -1...Int.max)
+            guard value != 0 else { throw ConfigurationError("\(key) must be a positive integer or -1 to disable, got 0") }
+            return value == -1 ? nil : value
+        }
+        configuration.graphQLLimits = GraphQLLimits(maximumDepth: try graphQLLimit("GRAPHQL_DEPTH"),
+                                                    maximumFields: try graphQLLimit("GRAPHQL_FIELDS"))
         if try env.bool("PARSE_SERVER_MOUNT_GRAPHQL", default: true) {
             var path = env.string("PARSE_SERVER_GRAPHQL_PATH", default: "/graphql")
             if !path.hasPrefix("/") { path = "/" + path }

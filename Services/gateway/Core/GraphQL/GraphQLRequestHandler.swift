@@ -28,7 +28,8 @@ struct GraphQLRequestHandler {
         let backend = GatewayGraphQLBackend(configuration: configuration, client: client, sessions: sessions, logger: logger,
                                             identity: identity, request: request, requestId: requestId, serverURL: serverURL,
                                             calls: .init())
-        let response = await endpoint.execute(parsed.request, backend: backend, uploads: parsed.uploads) { [self] in
+        let limits = identity.isMaster || identity.isReadOnlyMaster ? GraphQLLimits.none : configuration.graphQLLimits
+        let response = await endpoint.execute(parsed.request, backend: backend, uploads: parsed.uploads, limits: limits) { [self] in
             async let schemas = masterRead("schemas", owner: .posts, requestId: "\(requestId).schemas", serverURL: serverURL)
             async let functions = masterRead("cloud_code/functions", owner: .cloud, requestId: "\(requestId).functions",
                                              serverURL: serverURL)
