@@ -52,7 +52,7 @@ public final class Gateway: Sendable {
                 cookies: DashboardSessionCookie(secret: configuration.masterKey ?? "", sessionLength: dashboard.sessionLength),
                 applicationId: configuration.applicationId, masterKey: configuration.masterKey ?? "",
                 readOnlyMasterKey: configuration.readOnlyMasterKey, clientKeys: configuration.clientKeys,
-                mountPath: configuration.mountPath,
+                mountPath: configuration.mountPath, graphQLPath: configuration.graphQLPath,
                 fallbackHost: "\(configuration.host):\(configuration.port)",
                 imageSources: configuration.publicServerURL.map { [$0] } ?? [])
         } else {

@@ -6,11 +6,12 @@ import { showPush } from './push.js';
 import { showLogs } from './logs.js';
 import { showConfig } from './config.js';
 import { showConsole } from './console.js';
+import { showGraphQL } from './graphql.js';
 import { showCloudCode } from './cloudcode.js';
 import { showSettings } from './settings.js';
 
 const views = { core: showCore, analytics: showAnalytics, config: showConfig, cloud: showCloudCode, push: showPush,
-  logs: showLogs, console: showConsole, settings: showSettings };
+  logs: showLogs, console: showConsole, graphql: showGraphQL, settings: showSettings };
 
 function showLogin(mode) {
   document.getElementById('app').hidden = true;

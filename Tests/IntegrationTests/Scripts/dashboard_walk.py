@@ -6,7 +6,7 @@ by votes, edit a name (and see a wrong type refused), see a vote made through th
 Analytics and see those requests; the photo wall: the user and the WallPost with its image. Also: a forged
 request from a page of another origin changes nothing, the permissions editor saves, a push is composed and
 listed, Config parameters are added and deleted, a role's users are edited through its relation, a webhook is added and deleted and a job run and followed, the server's logs are searched, the API console asks as
-the master key and as a user, a class is exported, Settings shows the keys and exports the app, and the first page of a large class is timed (printed, not asserted).
+the master key and as a user, the GraphQL console runs a query and shows the schema's docs, a class is exported, Settings shows the keys and exports the app, and the first page of a large class is timed (printed, not asserted).
 A screenshot of each step goes to PARSE_TEST_SCREENSHOTS. Exit status 0 when every check held.
 """
 import base64
@@ -207,6 +207,7 @@ class Walk:
         self.cloud_code()
         self.logs()
         self.api_console()
+        self.graphql_console()
         self.settings()
         self.large_class()
         self.log_out()
@@ -896,6 +897,24 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         status, answer = send("GET", "classes/_PushStatus", token=user["sessionToken"])
         check(status.startswith("4") and "error" in answer, "the console shows a refusal as it came")
         self.shot("api-console")
+
+    def graphql_console(self):
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="graphql"]'))
+        self.wait(lambda d: d.find_element(By.ID, "graphql-doc-title").text.startswith("Query"), message="the schema's docs")
+        fields = self.driver.find_element(By.ID, "graphql-doc-fields").text
+        check("health" in fields and "cats" in fields, "the GraphQL docs list the queries, the cats' among them")
+        self.press(self.driver.find_element(By.CSS_SELECTOR, '#graphql-doc-fields a[data-type="CatConnection"]'))
+        self.wait(lambda d: d.find_element(By.ID, "graphql-doc-title").text.startswith("CatConnection"), message="a type's docs")
+        query = self.driver.find_element(By.ID, "graphql-query")
+        query.send_keys("query($first: Int) { cats(first: $first, order: [votes_DESC]) { count edges { node { name votes } } } }")
+        self.driver.find_element(By.ID, "graphql-variables").send_keys('{"first": 2}')
+        self.press(self.driver.find_element(By.ID, "graphql-run"))
+        self.wait(lambda d: d.find_element(By.ID, "graphql-answer").text != "", message="the GraphQL answer")
+        answer = json.loads(self.driver.find_element(By.ID, "graphql-answer").text)
+        cats = answer.get("data", {}).get("cats", {})
+        check(self.driver.find_element(By.ID, "graphql-status").text.startswith("200") and len(cats.get("edges", [])) == 2
+              and cats.get("count", 0) >= 2, "the GraphQL console runs a query with its variables: %s" % answer)
+        self.shot("graphql-console")
 
     def large_class(self):
         status, answer = rest("POST", "/schemas/BigCat", {"className": "BigCat", "fields": {"name": {"type": "String"},

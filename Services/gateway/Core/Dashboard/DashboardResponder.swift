@@ -19,12 +19,14 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
     let readOnlyMasterKey: String?
     let clientKeys: ClientKeys
     let mountPath: String
+    /// Where the GraphQL API answers, for the GraphQL console; nil when it is not served.
+    let graphQLPath: String?
     let fallbackHost: String
     let imageSources: [String]
 
     init(inner: Inner, configuration: DashboardConfiguration, assets: DashboardAssets, cookies: DashboardSessionCookie,
          applicationId: String, masterKey: String, readOnlyMasterKey: String?, clientKeys: ClientKeys, mountPath: String,
-         fallbackHost: String, imageSources: [String]) {
+         graphQLPath: String? = nil, fallbackHost: String, imageSources: [String]) {
         self.inner = inner
         self.configuration = configuration
         self.assets = assets
@@ -34,6 +36,7 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
         self.readOnlyMasterKey = readOnlyMasterKey
         self.clientKeys = clientKeys
         self.mountPath = mountPath
+        self.graphQLPath = graphQLPath
         self.fallbackHost = fallbackHost
         self.imageSources = imageSources
     }
@@ -123,8 +126,9 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
     func sessionBody(_ session: DashboardSessionCookie.Session) -> String {
         let fields = [("user", session.user), ("csrfToken", session.csrfToken), ("applicationId", applicationId),
                       ("mountPath", mountPath)]
+        let graphQL = graphQLPath.map(DashboardResponses.jsonString) ?? "null"
         return "{" + fields.map { "\(DashboardResponses.jsonString($0.0)):\(DashboardResponses.jsonString($0.1))" }
-            .joined(separator: ",") + #","readOnly":\#(session.readOnly)}"#
+            .joined(separator: ",") + #","graphQLPath":\#(graphQL),"readOnly":\#(session.readOnly)}"#
     }
 
     private func hasDashboardToken(_ request: HTTPRequest) -> Bool {
