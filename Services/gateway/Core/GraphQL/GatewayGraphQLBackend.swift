@@ -33,6 +33,12 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
     private var callId: String { "\(requestId).\(calls.take())" }
 
     func rest(_ method: String, _ path: String, query: [String: String], body: JSONValue?) async throws -> JSONValue {
+        // What the gateway checks of a REST request before it goes, each call checked the same way.
+        if let allowList = configuration.routeAllowList, !identity.isMaster, !identity.isReadOnlyMaster, !identity.isMaintenance,
+           let refused = allowList.refusal(path: path, method: method, fields: body?.objectValue, mountPath: configuration.mountPath) {
+            throw refused
+        }
+        if method == "POST" || method == "PUT", let body { try configuration.fileURLDomains.check(body) }
         let step = BatchPlan.step(method: method, path: path, route: path, query: query, body: body?.compactText,
                                   voteFields: configuration.voteFields, serverURL: serverURL)
         let answer: RESTResponse
