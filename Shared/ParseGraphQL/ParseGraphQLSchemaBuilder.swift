@@ -2,9 +2,10 @@ import GraphQL
 import ParseWire
 
 /// The GraphQL schema of a Parse schema, as parse-server's `ParseGraphQLSchema.load` builds it: the default types,
-/// Relay's `node`, each class's types, queries and mutations, then `health`, `viewer`, the users' mutations,
-/// `createFile` and `callCloudCode` (when Cloud Code has functions). A class whose type names collide with names
-/// already taken is left out, as parse-server leaves it out.
+/// Relay's `node`, the schema's own types, each class's types, queries and mutations, then `health`, `viewer`,
+/// `class`, `classes`, the users' mutations, `createFile`, `callCloudCode` (when Cloud Code has functions) and the
+/// schema's mutations. A class whose type names collide with names already taken is left out, as parse-server
+/// leaves it out.
 struct ParseGraphQLSchemaBuilder {
     let classes: ParseClassDirectory
     let functionNames: [String]
@@ -22,7 +23,7 @@ struct ParseGraphQLSchemaBuilder {
                                                          "createClass", "updateClass", "deleteClass"]
 
     func build() -> GraphQLSchema {
-        var types = T.all
+        var types = T.all + ParseSchemaGraphQL.types
         var taken = Set(types.map(\.name)).union(Self.reservedTypeNames).union(["Upload"])
         var queries = [nodeQuery]
         var mutations: [GraphQLFieldDefinition] = []
@@ -56,6 +57,7 @@ struct ParseGraphQLSchemaBuilder {
             types.append(users.viewerType)
             queries.append(users.viewerQuery)
         }
+        queries += ParseSchemaGraphQL.queries
         let files = ParseFilesGraphQL.createFile
         types += files.types
         mutations.append(files.field)
@@ -70,6 +72,9 @@ struct ParseGraphQLSchemaBuilder {
             types += call.types
             mutations.append(call.field)
         }
+        let schemaMutations = ParseSchemaGraphQL.mutations
+        types += schemaMutations.types
+        mutations += schemaMutations.fields
         types.append(.object("Query", description: "Query is the top level type for queries.", fields: queries))
         types.append(.object("Mutation", description: "Mutation is the top level type for mutations.", fields: mutations))
         return GraphQLSchema(query: "Query", mutation: "Mutation", types: types)

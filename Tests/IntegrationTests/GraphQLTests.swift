@@ -242,6 +242,32 @@ extension IntegrationSuite {
             #expect(unknown.status == 400)
         }
 
+        @Test func classesAreCreatedChangedAndDeletedWithTheMasterKey() async throws {
+            let className = PostsHTTP.uniqueClass("GqlSchema")
+            let created = try await GraphQLAPI.data("""
+                mutation { createClass(input: {name: "\(className)", schemaFields: {addStrings: [{name: "title"}], addPointers: [{name: "owner", targetClassName: "_User"}]}}) {
+                  class { name schemaFields { name __typename ... on SchemaPointerField { targetClassName } } } } }
+                """, master: true)
+            let fields = (GraphQLAPI.at(created, ["createClass", "class", "schemaFields"]) as? [[String: Any]]) ?? []
+            #expect(fields.compactMap { $0["name"] as? String } == ["objectId", "updatedAt", "createdAt", "ACL", "owner", "title"])
+            #expect(fields.first { $0["name"] as? String == "owner" }?["targetClassName"] as? String == "_User")
+            #expect(fields.first { $0["name"] as? String == "title" }?["__typename"] as? String == "SchemaStringField")
+            let updated = try await GraphQLAPI.data("""
+                mutation { updateClass(input: {name: "\(className)", schemaFields: {addNumbers: [{name: "rating"}], remove: [{name: "title"}]}}) {
+                  class { schemaFields { name } } } }
+                """, master: true)
+            let names = ((GraphQLAPI.at(updated, ["updateClass", "class", "schemaFields"]) as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+            #expect(names.contains("rating") && !names.contains("title"))
+            let listed = try await GraphQLAPI.data("{ classes { name } }", master: true)
+            #expect(((listed["classes"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == className })
+            let refused = try await GraphQLAPI.run("{ class(name: \"\(className)\") { name } }")
+            #expect(GraphQLAPI.errors(refused).map(\.1) == [119])
+            let deleted = try await GraphQLAPI.data("mutation { deleteClass(input: {name: \"\(className)\"}) { class { name } } }", master: true)
+            #expect(GraphQLAPI.at(deleted, ["deleteClass", "class", "name"]) as? String == className)
+            let gone = try await GraphQLAPI.run("{ class(name: \"\(className)\") { name } }", master: true)
+            #expect(GraphQLAPI.errors(gone).map(\.1) == [103])
+        }
+
         @Test func documentsUseFragmentsAliasesDirectivesAndVariables() async throws {
             let className = PostsHTTP.uniqueClass("GqlDoc")
             let lower = className.prefix(1).lowercased() + className.dropFirst()

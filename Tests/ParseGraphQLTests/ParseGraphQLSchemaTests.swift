@@ -50,13 +50,29 @@ import Testing
 
     @Test func queriesAndMutationsHaveParseServersNames() {
         let schema = Self.schema()
-        #expect(schema["Query"]?.fields.map(\.name) == ["node", "user", "users", "cat", "cats", "health", "viewer"])
+        #expect(schema["Query"]?.fields.map(\.name) == ["node", "user", "users", "cat", "cats", "health", "viewer", "class", "classes"])
         #expect(schema["Mutation"]?.fields.map(\.name) == ["createUser", "updateUser", "deleteUser", "createCat", "updateCat", "deleteCat",
                                                            "createFile", "signUp", "logInWith", "logIn", "logOut", "resetPassword",
-                                                           "confirmResetPassword", "sendVerificationEmail", "challenge"])
+                                                           "confirmResetPassword", "sendVerificationEmail", "challenge",
+                                                           "createClass", "updateClass", "deleteClass"])
         let withFunctions = Self.schema(functions: ["hello", "not-a-name"])
         #expect(withFunctions["Mutation"]?.field("callCloudCode") != nil)
         #expect(withFunctions["CloudCodeFunction"]?.enumValues.map(\.name) == ["hello"])
+    }
+
+    @Test func schemaFieldsInputsAreParseFields() throws {
+        let input = GraphQLData(json: JSONValue.parse("""
+            {"addStrings":[{"name":"title"}],"addPointers":[{"name":"owner","targetClassName":"_User"}],
+             "addGeoPoint":{"name":"place"},"remove":[{"name":"old"},{"name":"title"}]}
+            """)!)
+        #expect(try ParseSchemaGraphQL.parseFields(input, existing: nil) == [
+            "owner": JSONValue.parse(#"{"type":"Pointer","targetClass":"_User"}"#)!, "place": JSONValue.parse(#"{"type":"GeoPoint"}"#)!,
+        ])
+        #expect(try ParseSchemaGraphQL.parseFields(input, existing: ["old": .object(["type": .string("String")])])["old"]
+                    == JSONValue.parse(#"{"__op":"Delete"}"#))
+        #expect(throws: ParseError(.invalidKeyName, "Duplicated field name: owner")) {
+            try ParseSchemaGraphQL.parseFields(input, existing: ["owner": .object(["type": .string("String")])])
+        }
     }
 
     @Test func findQueriesArePluralAsParseServerNamesThem() {
