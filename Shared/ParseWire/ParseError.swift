@@ -56,6 +56,7 @@ public struct ParseError: Error, Codable, Sendable, Equatable, CustomStringConve
         public static let timeout = Code(rawValue: 124)
         public static let fileSaveError = Code(rawValue: 130)
         public static let fileDeleteError = Code(rawValue: 153)
+        public static let requestLimitExceeded = Code(rawValue: 155)
         public static let invalidSessionToken = Code(rawValue: 209)
         public static let invalidEmailAddress = Code(rawValue: 125)
         public static let changedImmutableField = Code(rawValue: 136)

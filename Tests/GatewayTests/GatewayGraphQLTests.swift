@@ -13,7 +13,7 @@ import Testing
 @Suite struct GatewayGraphQLTests {
     static let schemas = #"{"results":[{"className":"Cat","fields":{"objectId":{"type":"String"},"name":{"type":"String"}}}]}"#
 
-    private static func responder(_ bus: InMemoryBus, _ settings: [String: String] = [:]) throws -> GatewayResponder {
+    static func responder(_ bus: InMemoryBus, _ settings: [String: String] = [:]) throws -> GatewayResponder {
         let configuration = try GatewayConfiguration.fromEnvironment(Environment([
             "PARSE_SERVER_APPLICATION_ID": "app", "PARSE_AMQP_URL": "amqp://guest:guest@127.0.0.1:1/",
         ].merging(settings) { $1 }))
@@ -21,7 +21,7 @@ import Testing
                                 logger: Logger(service: "gateway-test", level: .error))
     }
 
-    private static func serve(_ bus: InMemoryBus) {
+    static func serve(_ bus: InMemoryBus) {
         bus.serve(.posts, RESTRequest.type, RESTRequest.self) { command in
             command.payload.path == "schemas" ? RESTResponse(status: 200, body: schemas)
                 : RESTResponse(status: 200, body: #"{"results":[{"objectId":"c1","name":"Tom"}],"count":1}"#)
@@ -29,14 +29,14 @@ import Testing
         bus.serve(.cloud, RESTRequest.type, RESTRequest.self) { _ in RESTResponse(status: 200, body: #"{"results":[]}"#) }
     }
 
-    private static func graphQL(_ query: String, path: String = "/graphql", appId: String? = "app") -> HTTPRequest {
+    static func graphQL(_ query: String, path: String = "/graphql", appId: String? = "app") -> HTTPRequest {
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         if let appId { headers.set("X-Parse-Application-Id", appId) }
         let body = try! JSONSerialization.data(withJSONObject: ["query": query])
         return HTTPRequest(method: "POST", path: path, headers: headers, body: Array(body), remoteAddress: "203.0.113.9")
     }
 
-    private static func commands(_ bus: InMemoryBus) throws -> [Command<RESTRequest>] {
+    static func commands(_ bus: InMemoryBus) throws -> [Command<RESTRequest>] {
         try bus.calls.filter { $0.type == RESTRequest.type }.map { try JSONDecoder().decode(Command<RESTRequest>.self, from: Data($0.body)) }
     }
 
@@ -71,5 +71,22 @@ import Testing
         #expect(error?["message"] as? String == "Route 'classes/Cat' is not allowed by the routeAllowList option.")
         #expect((error?["extensions"] as? [String: Any])?["code"] as? Int == 119)
         #expect(try Self.commands(bus).allSatisfy { $0.payload.path != "classes/Cat" })
+    }
+}
+
+extension GatewayGraphQLTests {
+    @Test func oneRequestMakesAtMostItsNumberOfCalls() async throws {
+        let bus = InMemoryBus()
+        Self.serve(bus)
+        let responder = try Self.responder(bus, ["PARSE_GRAPHQL_MAX_CALLS": "1"])
+        let response = await responder.respond(to: Self.graphQL("{ first: cats { count } second: cats { count } }"))
+        let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        // The root fields are non-null, as parse-server has them: the second's error nulls the data.
+        let errors = (body?["errors"] as? [[String: Any]]) ?? []
+        #expect(errors.count == 1)
+        let error = errors.first
+        #expect((error?["path"] as? [String]) == ["second"])
+        #expect((error?["extensions"] as? [String: Any])?["code"] as? Int == 155)
+        #expect(try Self.commands(bus).filter { $0.payload.path == "classes/Cat" }.count == 1)
     }
 }

@@ -75,6 +75,9 @@ public struct GatewayConfiguration: Sendable {
     /// `requestComplexity.graphQLDepth` and `graphQLFields`): how deep a document's fields may nest and how many it
     /// may select, fragments followed; -1 (the default): no bound. The master key is not bound.
     public var graphQLLimits = GraphQLLimits.none
+    /// `PARSE_GRAPHQL_MAX_CALLS`: how many calls to the services one GraphQL request may make (each object read,
+    /// relation found, write), the master key's too; past it the fields still to resolve fail with 155.
+    public var graphQLMaximumCalls = 1_000
     /// `PARSE_SERVER_ROUTE_ALLOW_LIST` (parse-server 9's `routeAllowList`); nil: every route.
     var routeAllowList: RouteAllowList?
     /// `PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS` (parse-server 9's `readOnlyMasterKeyIps`): where the read-only master
@@ -140,6 +143,7 @@ public struct GatewayConfiguration: Sendable {
         }
         configuration.graphQLLimits = GraphQLLimits(maximumDepth: try graphQLLimit("GRAPHQL_DEPTH"),
                                                     maximumFields: try graphQLLimit("GRAPHQL_FIELDS"))
+        configuration.graphQLMaximumCalls = try env.int("PARSE_GRAPHQL_MAX_CALLS", default: 1_000, in: 1...1_000_000)
         if try env.bool("PARSE_SERVER_MOUNT_GRAPHQL", default: true) {
             var path = env.string("PARSE_SERVER_GRAPHQL_PATH", default: "/graphql")
             if !path.hasPrefix("/") { path = "/" + path }

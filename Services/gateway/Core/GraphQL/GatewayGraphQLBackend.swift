@@ -22,15 +22,29 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
     let serverURL: String
     let calls: CallNumbers
 
-    /// Numbers each call of one GraphQL request, for the request ids the services log (`<request id>.<n>`).
+    /// Numbers each call of one GraphQL request, for the request ids the services log (`<request id>.<n>`), and
+    /// bounds them: fields nested in lists (a relation of each found object, and theirs) multiply the calls, and
+    /// one document must not turn into a flood (`PARSE_GRAPHQL_MAX_CALLS`).
     final class CallNumbers: Sendable {
         private let next = Atomic<Int>(0)
-        func take() -> Int { next.add(1, ordering: .relaxed).newValue }
+        let limit: Int
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        func take() throws(ParseError) -> Int {
+            let number = next.add(1, ordering: .relaxed).newValue
+            guard number <= limit else {
+                throw ParseError(.requestLimitExceeded, "This GraphQL request needs more than \(limit) calls; ask for fewer objects or fields.")
+            }
+            return number
+        }
     }
 
     var sessionToken: String? { identity.sessionToken }
 
-    private var callId: String { "\(requestId).\(calls.take())" }
+    private func callId() throws(ParseError) -> String { "\(requestId).\(try calls.take())" }
 
     func rest(_ method: String, _ path: String, query: [String: String], body: JSONValue?) async throws -> JSONValue {
         // What the gateway checks of a REST request before it goes, each call checked the same way.
@@ -44,7 +58,7 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
         let answer: RESTResponse
         do {
             answer = try await BatchDispatcher(client: client, timeout: configuration.requestTimeout, logger: logger)
-                .answer(to: step, requestId: callId, identity: identity, serverURL: serverURL)
+                .answer(to: step, requestId: try callId(), identity: identity, serverURL: serverURL)
         } catch {
             throw CallFailure.parseError(error, write: method != "GET", call: "graphql call", logger: logger, ["path": path])
         }
@@ -54,7 +68,7 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
     func runFunction(_ name: String, params: JSONValue) async throws -> JSONValue {
         let run = RunCloudFunction(name: name, params: params, headers: CloudForwarder.headers(request), ip: request.remoteAddress)
         do {
-            let answer: CloudFunctionResult = try await client.send(RunCloudFunction.type, run, to: .cloud, requestId: callId,
+            let answer: CloudFunctionResult = try await client.send(RunCloudFunction.type, run, to: .cloud, requestId: try callId(),
                                                                     identity: identity, timeout: configuration.requestTimeout,
                                                                     safeToRunTwice: false)
             return answer.result
@@ -69,7 +83,7 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
         let upload = HTTPRequest(method: "POST", path: "\(configuration.mountPath)/files/\(name)", headers: headers, body: bytes,
                                  remoteAddress: request.remoteAddress)
         let response = await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
-            .respond(to: upload, path: "files/\(name)", requestId: callId, serverURL: serverURL)
+            .respond(to: upload, path: "files/\(name)", requestId: try callId(), serverURL: serverURL)
         return try Self.body(status: response.status, String(decoding: response.body, as: UTF8.self))
     }
 
@@ -81,14 +95,14 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
                                headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Requested-With": "XMLHttpRequest"],
                                body: Array(form.utf8), remoteAddress: request.remoteAddress)
         let response = await PublicPagesForwarder(client: client, timeout: configuration.requestTimeout, logger: logger)
-            .respond(to: page, path: path, requestId: callId, serverURL: serverURL)
+            .respond(to: page, path: path, requestId: try callId(), serverURL: serverURL)
         _ = try Self.body(status: response.status, String(decoding: response.body, as: UTF8.self))
     }
 
     func actingFor(sessionToken: String) async throws -> any ParseGraphQLBackend {
         var user: Identity
         do {
-            user = try await sessions.identity(for: sessionToken, requestId: callId)
+            user = try await sessions.identity(for: sessionToken, requestId: try callId())
         } catch {
             throw CallFailure.parseError(error, write: false, call: "session lookup", logger: logger)
         }

@@ -27,7 +27,7 @@ struct GraphQLRequestHandler {
         }
         let backend = GatewayGraphQLBackend(configuration: configuration, client: client, sessions: sessions, logger: logger,
                                             identity: identity, request: request, requestId: requestId, serverURL: serverURL,
-                                            calls: .init())
+                                            calls: .init(limit: configuration.graphQLMaximumCalls))
         let limits = identity.isMaster || identity.isReadOnlyMaster ? GraphQLLimits.none : configuration.graphQLLimits
         let response = await endpoint.execute(parsed.request, backend: backend, uploads: parsed.uploads, limits: limits) { [self] in
             async let schemas = masterRead("schemas", owner: .posts, requestId: "\(requestId).schemas", serverURL: serverURL)
