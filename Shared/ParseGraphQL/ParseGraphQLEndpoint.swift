@@ -51,8 +51,10 @@ public final class ParseGraphQLEndpoint: Sendable {
     }
 }
 
-/// The schema as last read, and the read under way: requests that need the schema read now share a read that
-/// started after they arrived (one that started before might miss what they wrote just before).
+/// The schema as last read, and its reads: one at a time, so however many requests need the schema read now, the
+/// services read it at most once at a time. A request shares the read under way if it started after the request
+/// arrived (one that started before might miss what the request's client wrote just before); otherwise it shares
+/// the next read, which starts when the one under way ends.
 actor SchemaCache {
     struct Built: Sendable {
         let key: String
@@ -64,6 +66,7 @@ actor SchemaCache {
     private let maximumAge: Duration
     private var built: Built?
     private var reading: (task: Task<Built, any Error>, started: ContinuousClock.Instant)?
+    private var next: Task<Built, any Error>?
 
     init(maximumAge: Duration) {
         self.maximumAge = maximumAge
@@ -77,14 +80,34 @@ actor SchemaCache {
 
     func readNow(_ source: @escaping ParseGraphQLEndpoint.SchemaSource,
                  notStartedBefore arrived: ContinuousClock.Instant) async throws -> Built {
-        if let reading, reading.started >= arrived { return try await reading.task.value }
+        let shared: Task<Built, any Error>
+        if let reading, reading.started >= arrived {
+            shared = reading.task
+        } else if let next {
+            shared = next
+        } else if let current = reading?.task {
+            shared = Task {
+                _ = try? await current.value
+                return try await self.read(source).value
+            }
+            next = shared
+        } else {
+            shared = read(source)
+        }
+        let fresh = try await shared.value
+        if fresh.readAt >= built?.readAt ?? fresh.readAt { built = fresh }
+        return fresh
+    }
+
+    /// Starts a read now, as the one under way; the schema is built again only when what was read changed.
+    private func read(_ source: @escaping ParseGraphQLEndpoint.SchemaSource) -> Task<Built, any Error> {
+        next = nil
         let previous = built
         let started = ContinuousClock.now
         let task = Task<Built, any Error> {
             let (schemas, functionNames) = try await source()
             let names = functionNames.sorted()
             let key = schemas.compactText + "\n" + names.joined(separator: ",")
-            // Unchanged: the schema already built serves, only its age starts again.
             if let previous, previous.key == key {
                 return Built(key: key, classes: previous.classes, executor: previous.executor, readAt: started)
             }
@@ -93,15 +116,12 @@ actor SchemaCache {
             return Built(key: key, classes: classes, executor: GraphQLExecutor(schema: schema), readAt: started)
         }
         reading = (task, started)
-        let fresh: Built
-        do {
-            fresh = try await task.value
-        } catch {
-            if reading?.started == started { reading = nil }
-            throw error
-        }
+        Task { await self.finished(task, started: started) }
+        return task
+    }
+
+    private func finished(_ task: Task<Built, any Error>, started: ContinuousClock.Instant) async {
+        _ = await task.result
         if reading?.started == started { reading = nil }
-        if fresh.readAt >= built?.readAt ?? fresh.readAt { built = fresh }
-        return fresh
     }
 }

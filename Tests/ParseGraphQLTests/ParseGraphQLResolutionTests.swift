@@ -137,6 +137,24 @@ import Testing
         #expect(reads.withLock { $0 } == 4)
     }
 
+    @Test func requestsThatNeedTheSchemaReadNowShareAtMostTwoReads() async {
+        let reads = Mutex(0)
+        let source: ParseGraphQLEndpoint.SchemaSource = {
+            reads.withLock { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(50))
+            return (ParseGraphQLSchemaTests.schemas, [])
+        }
+        let endpoint = ParseGraphQLEndpoint(maximumAge: .seconds(3600))
+        let backend = RecordingBackend { _ in .object([:]) }
+        // A document no schema has: each request needs the schema read after it arrived.
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask { _ = await endpoint.execute(GraphQLRequest(query: "{ nothing }"), backend: backend, schema: source) }
+            }
+        }
+        #expect(reads.withLock { $0 } <= 2)
+    }
+
     @Test func aDocumentBeyondTheLimitsRunsNothing() async {
         let backend = RecordingBackend { _ in JSONValue.parse(#"{"results":[]}"#)! }
         let response = await endpoint.execute(GraphQLRequest(query: "{ cats { edges { node { owner { username } } } } }"), backend: backend,
