@@ -43,12 +43,22 @@ struct MultipartFormData {
 
     private static let crlf: [UInt8] = [13, 10]
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        var index = start
-        while index + needle.count <= haystack.count {
-            if haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
+    /// Where `needle` first is in `haystack` at or after `start` (Knuth-Morris-Pratt): linear in the body whatever it
+    /// holds, so no body can make the search quadratic.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, start <= haystack.count else { return nil }
+        var fallback = [Int](repeating: 0, count: needle.count)
+        var matched = 0
+        for index in 1..<max(needle.count, 1) {
+            while matched > 0 && needle[index] != needle[matched] { matched = fallback[matched - 1] }
+            if needle[index] == needle[matched] { matched += 1 }
+            fallback[index] = matched
+        }
+        matched = 0
+        for index in start..<haystack.count {
+            while matched > 0 && haystack[index] != needle[matched] { matched = fallback[matched - 1] }
+            if haystack[index] == needle[matched] { matched += 1 }
+            if matched == needle.count { return index - needle.count + 1 }
         }
         return nil
     }

@@ -191,6 +191,17 @@ import Testing
         }
     }
 
+    @Test func aMultipartSearchFindsTheFirstOccurrence() {
+        func find(_ needle: String, _ haystack: String, from start: Int = 0) -> Int? {
+            MultipartFormData.find(Array(needle.utf8), in: Array(haystack.utf8), from: start)
+        }
+        #expect(find("--ab", "x--a--ab--ab") == 4)
+        #expect(find("--ab", "x--a--ab--ab", from: 6) == 8)
+        #expect(find("aab", "aaab") == 1)
+        #expect(find("abc", "ab") == nil)
+        #expect(find("a", "") == nil)
+    }
+
     @Test func aMutationIsRefusedOverGet() {
         #expect(throws: GraphQLHTTPRequest.Refusal(status: 405, message: "Mutations can only be executed via POST", code: "BAD_REQUEST")) {
             try GraphQLHTTPRequest.parse(method: "GET", contentType: nil, body: [], query: ["query": "mutation { logOut(input: {}) { ok } }"])
