@@ -268,6 +268,23 @@ extension IntegrationSuite {
             #expect(GraphQLAPI.errors(gone).map(\.1) == [103])
         }
 
+        @Test func hostileDocumentsAreAnsweredAndStopNothing() async throws {
+            let deep = String(repeating: "{ a ", count: 300) + String(repeating: "}", count: 300)
+            #expect(try await GraphQLAPI.run(deep).status == 400)
+            let long = "{ " + String(repeating: "health ", count: 120_000) + "}"
+            #expect(try await GraphQLAPI.run(long).status == 400)
+            let spreads = "query { ...F0 } " + (0..<2_000).map { "fragment F\($0) on Query { ...F\($0 + 1) }" }.joined(separator: " ")
+                + " fragment F2000 on Query { health }"
+            #expect(try await GraphQLAPI.run(spreads).status == 400)
+            // A where nested as deep as JSON lets variables be.
+            var clause: [String: Any] = ["name": ["equalTo": "x"]]
+            for _ in 0..<400 { clause = ["OR": [clause]] }
+            let nested = try await GraphQLAPI.run("query($w: CatWhereInput) { cats(where: $w) { count } }", ["w": clause])
+            #expect([200, 400].contains(nested.status), "\(nested.status)")
+            let health = try await GraphQLAPI.data("{ health }")
+            #expect(health["health"] as? Bool == true)
+        }
+
         @Test func documentsUseFragmentsAliasesDirectivesAndVariables() async throws {
             let className = PostsHTTP.uniqueClass("GqlDoc")
             let lower = className.prefix(1).lowercased() + className.dropFirst()
