@@ -11,8 +11,7 @@ import ParseWire
 /// - the kept schema is read again once it is `maximumAge` old, which bounds how long a removed field is still
 ///   offered (it then reads as null).
 public final class ParseGraphQLEndpoint: Sendable {
-    /// `GET /schemas`' answer as the master key reads it, and Cloud Code's function names.
-    public typealias SchemaSource = @Sendable () async throws -> (schemas: JSONValue, functionNames: [String])
+    public typealias SchemaSource = @Sendable () async throws -> ParseGraphQLInputs
 
     private let cache: SchemaCache
 
@@ -51,10 +50,25 @@ public final class ParseGraphQLEndpoint: Sendable {
     }
 }
 
+/// What the GraphQL schema is made from, each read with the master key: `GET /schemas`' answer, Cloud Code's
+/// function names and the GraphQL configuration (`GET /graphql-config`).
+public struct ParseGraphQLInputs: Sendable {
+    public var schemas: JSONValue
+    public var functionNames: [String]
+    public var config: JSONValue
+
+    public init(schemas: JSONValue, functionNames: [String] = [], config: JSONValue = .object([:])) {
+        self.schemas = schemas
+        self.functionNames = functionNames
+        self.config = config
+    }
+}
+
 /// The schema as last read, and its reads: one at a time, so however many requests need the schema read now, the
 /// services read it at most once at a time. A request shares the read under way if it started after the request
-/// arrived (one that started before might miss what the request's client wrote just before); otherwise it shares
-/// the next read, which starts when the one under way ends.
+/// arrived (one that started before might miss what the request's client wrote just before); otherwise it waits
+/// for the next read, which one of the waiting requests makes when the read under way ends. The reads are made by
+/// the requests themselves: no task outlives them.
 actor SchemaCache {
     struct Built: Sendable {
         let key: String
@@ -63,10 +77,18 @@ actor SchemaCache {
         let readAt: ContinuousClock.Instant
     }
 
+    /// What a waiting request is told when a read ends: the read's outcome, or that it makes the next read.
+    private enum Turn {
+        case outcome(Result<Built, any Error>)
+        case read
+    }
+
     private let maximumAge: Duration
     private var built: Built?
-    private var reading: (task: Task<Built, any Error>, started: ContinuousClock.Instant)?
-    private var next: Task<Built, any Error>?
+    /// When the read under way started; nil when none is.
+    private var readStarted: ContinuousClock.Instant?
+    private var sharingThisRead: [CheckedContinuation<Turn, Never>] = []
+    private var waitingForTheNext: [CheckedContinuation<Turn, Never>] = []
 
     init(maximumAge: Duration) {
         self.maximumAge = maximumAge
@@ -80,48 +102,47 @@ actor SchemaCache {
 
     func readNow(_ source: @escaping ParseGraphQLEndpoint.SchemaSource,
                  notStartedBefore arrived: ContinuousClock.Instant) async throws -> Built {
-        let shared: Task<Built, any Error>
-        if let reading, reading.started >= arrived {
-            shared = reading.task
-        } else if let next {
-            shared = next
-        } else if let current = reading?.task {
-            shared = Task {
-                _ = try? await current.value
-                return try await self.read(source).value
+        if let started = readStarted {
+            let turn = await withCheckedContinuation { (waiter: CheckedContinuation<Turn, Never>) in
+                if started >= arrived { sharingThisRead.append(waiter) } else { waitingForTheNext.append(waiter) }
             }
-            next = shared
+            if case .outcome(let outcome) = turn { return try outcome.get() }
         } else {
-            shared = read(source)
+            readStarted = .now
         }
-        let fresh = try await shared.value
-        if fresh.readAt >= built?.readAt ?? fresh.readAt { built = fresh }
-        return fresh
+        let started = readStarted ?? .now
+        let outcome: Result<Built, any Error>
+        do {
+            outcome = .success(try await Self.read(source, previous: built, started: started))
+        } catch {
+            outcome = .failure(error)
+        }
+        if case .success(let fresh) = outcome, fresh.readAt >= built?.readAt ?? fresh.readAt { built = fresh }
+        for waiter in sharingThisRead { waiter.resume(returning: .outcome(outcome)) }
+        sharingThisRead = []
+        readStarted = nil
+        if !waitingForTheNext.isEmpty {
+            // The first of those waiting makes the next read; the others share it (it starts after they arrived).
+            let reader = waitingForTheNext.removeFirst()
+            sharingThisRead = waitingForTheNext
+            waitingForTheNext = []
+            readStarted = .now
+            reader.resume(returning: .read)
+        }
+        return try outcome.get()
     }
 
-    /// Starts a read now, as the one under way; the schema is built again only when what was read changed.
-    private func read(_ source: @escaping ParseGraphQLEndpoint.SchemaSource) -> Task<Built, any Error> {
-        next = nil
-        let previous = built
-        let started = ContinuousClock.now
-        let task = Task<Built, any Error> {
-            let (schemas, functionNames) = try await source()
-            let names = functionNames.sorted()
-            let key = schemas.compactText + "\n" + names.joined(separator: ",")
-            if let previous, previous.key == key {
-                return Built(key: key, classes: previous.classes, executor: previous.executor, readAt: started)
-            }
-            let classes = ParseClassDirectory(schemasAnswer: schemas)
-            let schema = ParseGraphQLSchemaBuilder(classes: classes, functionNames: names).build()
-            return Built(key: key, classes: classes, executor: GraphQLExecutor(schema: schema), readAt: started)
+    /// The schema made from what `source` reads now; the one already built when nothing changed.
+    private static func read(_ source: ParseGraphQLEndpoint.SchemaSource, previous: Built?,
+                             started: ContinuousClock.Instant) async throws -> Built {
+        let inputs = try await source()
+        let names = inputs.functionNames.sorted()
+        let key = [inputs.schemas.compactText, names.joined(separator: ","), inputs.config.compactText].joined(separator: "\n")
+        if let previous, previous.key == key {
+            return Built(key: key, classes: previous.classes, executor: previous.executor, readAt: started)
         }
-        reading = (task, started)
-        Task { await self.finished(task, started: started) }
-        return task
-    }
-
-    private func finished(_ task: Task<Built, any Error>, started: ContinuousClock.Instant) async {
-        _ = await task.result
-        if reading?.started == started { reading = nil }
+        let classes = ParseClassDirectory(schemasAnswer: inputs.schemas)
+        let schema = ParseGraphQLSchemaBuilder(classes: classes, functionNames: names, config: ParseGraphQLConfig(stored: inputs.config)).build()
+        return Built(key: key, classes: classes, executor: GraphQLExecutor(schema: schema), readAt: started)
     }
 }
