@@ -9,9 +9,11 @@ func serviceTargets(_ name: String) -> [Target] {
     let core = title + "Core"
     let extra: [Target.Dependency] = name == "auth" ? ["CCrypt", "CCurl", "CLibCrypto", "HTTPClient"] : name == "cloud" ? ["HTTPClient"] : []
     let usesQueries = name == "auth" || name == "posts"
+    // posts keeps the GraphQL configuration and checks it with the GraphQL API's own rules.
+    let usesGraphQL = name == "posts"
     return [
         .target(name: core, dependencies: ["ServiceKit", "Contracts", "ParseWire", "Storage", "Runtime", "Messaging", "Metrics"] + extra
-                    + (usesQueries ? ["Query"] : []),
+                    + (usesQueries ? ["Query"] : []) + (usesGraphQL ? ["ParseGraphQL"] : []),
                 path: "Services/\(name)/Core"),
         .executableTarget(name: name, dependencies: [.target(name: core), "ServiceKit", "Runtime"],
                           path: "Services/\(name)/App"),

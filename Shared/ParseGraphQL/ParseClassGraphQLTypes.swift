@@ -9,6 +9,8 @@ import ParseWire
 struct ParseClassGraphQLTypes {
     let parseClass: ParseClassDefinition
     let classes: ParseClassDirectory
+    /// The class's part of the GraphQL configuration (`/graphql-config`); nil: everything, under parse-server's names.
+    var config: ParseGraphQLConfig.ClassConfig? = nil
 
     private var name: String { parseClass.graphQLName }
     private var className: String { parseClass.className }
@@ -16,11 +18,28 @@ struct ParseClassGraphQLTypes {
 
     /// Fields a client reads: the class's own, `_User`'s password never.
     private var outputFields: [(name: String, field: ParseClassDefinition.Field)] {
-        parseClass.customFields.filter { !(className == "_User" && $0.name == "password") }
+        allowed(config?.outputFields).filter { !(className == "_User" && $0.name == "password") }
     }
 
-    /// Every field with `id` after them: what the constraints and orders are on.
-    private var constraintFieldNames: [String] { parseClass.fields.map(\.name) + ["id"] }
+    /// The class's own fields the configuration lists (all of them without a list), in the class's order.
+    private func allowed(_ listed: [String]?) -> [(name: String, field: ParseClassDefinition.Field)] {
+        guard let listed else { return parseClass.customFields }
+        return parseClass.customFields.filter { listed.contains($0.name) }
+    }
+
+    /// What the constraints are on: every field with `id` after them, or the own fields the configuration lists.
+    private var constraintFieldNames: [String] {
+        config?.constraintFields == nil ? parseClass.fields.map(\.name) + ["id"] : allowed(config?.constraintFields).map(\.name)
+    }
+
+    /// What the orders are on, and in which directions: every field and `id` both ways unless configured (`id` both
+    /// ways when the configuration lists none, as a GraphQL enum needs a value).
+    private var sortFields: [(field: String, asc: Bool, desc: Bool)] {
+        guard let configured = config?.sortFields else { return (parseClass.fields.map(\.name) + ["id"]).map { ($0, true, true) } }
+        return configured.isEmpty ? [("id", true, true)] : configured
+    }
+
+    private var isCreateEnabled: Bool { config?.create ?? true }
 
     var types: [GraphQLNamedType] {
         [createFieldsInput, updateFieldsInput, pointerInput, relationInput, whereInput, relationWhereInput, orderEnum,
@@ -50,7 +69,7 @@ struct ParseClassGraphQLTypes {
     }
 
     var createFieldsInputFields: [GraphQLArgumentDefinition] {
-        [GraphQLArgumentDefinition("ACL", .named("ACLInput"))] + parseClass.customFields.compactMap { entry in
+        [GraphQLArgumentDefinition("ACL", .named("ACLInput"))] + allowed(config?.createFields).compactMap { entry in
             inputType(entry.field).map { GraphQLArgumentDefinition(entry.name, entry.field.required ? .nonNull($0) : $0) }
         }
     }
@@ -62,7 +81,7 @@ struct ParseClassGraphQLTypes {
 
     private var updateFieldsInput: GraphQLNamedType {
         .inputObject("Update\(name)FieldsInput", description: "The Update\(name)FieldsInput input type is used in operations that involve creation of objects in the \(name) class.",
-                     fields: [GraphQLArgumentDefinition("ACL", .named("ACLInput"))] + parseClass.customFields.compactMap { entry in
+                     fields: [GraphQLArgumentDefinition("ACL", .named("ACLInput"))] + allowed(config?.updateFields).compactMap { entry in
                          inputType(entry.field).map { GraphQLArgumentDefinition(entry.name, $0) }
                      })
     }
@@ -70,16 +89,14 @@ struct ParseClassGraphQLTypes {
     private var pointerInput: GraphQLNamedType {
         .inputObject("\(name)PointerInput", description: "Allow to link OR add and link an object of the \(name) class.", fields: [
             GraphQLArgumentDefinition("link", .named("ID"), description: "Link an existing object from \(name) class. You can use either the global or the object id."),
-            GraphQLArgumentDefinition("createAndLink", .named("Create\(name)FieldsInput"), description: "Create and link an object from \(name) class."),
-        ])
+        ] + (isCreateEnabled ? [GraphQLArgumentDefinition("createAndLink", .named("Create\(name)FieldsInput"), description: "Create and link an object from \(name) class.")] : []))
     }
 
     private var relationInput: GraphQLNamedType {
         .inputObject("\(name)RelationInput", description: "Allow to add, remove, createAndAdd objects of the \(name) class into a relation field.", fields: [
             GraphQLArgumentDefinition("add", .list(T.nonNull("ID")), description: "Add existing objects from the \(name) class into the relation. You can use either the global or the object ids."),
             GraphQLArgumentDefinition("remove", .list(T.nonNull("ID")), description: "Remove existing objects from the \(name) class out of the relation. You can use either the global or the object ids."),
-            GraphQLArgumentDefinition("createAndAdd", T.listOf("Create\(name)FieldsInput"), description: "Create and add objects of the \(name) class into the relation."),
-        ])
+        ] + (isCreateEnabled ? [GraphQLArgumentDefinition("createAndAdd", T.listOf("Create\(name)FieldsInput"), description: "Create and add objects of the \(name) class into the relation.")] : []))
     }
 
     private var whereInput: GraphQLNamedType {
@@ -105,7 +122,9 @@ struct ParseClassGraphQLTypes {
 
     private var orderEnum: GraphQLNamedType {
         .enumeration("\(name)Order", description: "The \(name)Order input type is used when sorting objects of the \(name) class.",
-                     values: constraintFieldNames.flatMap { [GraphQLEnumValueDefinition("\($0)_ASC"), GraphQLEnumValueDefinition("\($0)_DESC")] })
+                     values: sortFields.flatMap { sort in
+                         (sort.asc ? [GraphQLEnumValueDefinition("\(sort.field)_ASC")] : []) + (sort.desc ? [GraphQLEnumValueDefinition("\(sort.field)_DESC")] : [])
+                     })
     }
 
     /// `where`, `order`, `skip`, Relay's connection arguments and `options`: a find's and a relation field's.
@@ -215,7 +234,8 @@ struct ParseClassGraphQLTypes {
 
     var queries: [GraphQLFieldDefinition] {
         let className = self.className
-        let get = GraphQLFieldDefinition(parseClass.graphQLFieldName, T.nonNull(name),
+        let getName = config?.getAlias ?? parseClass.graphQLFieldName
+        let get = GraphQLFieldDefinition(getName, T.nonNull(name),
             description: "The \(parseClass.graphQLFieldName) query can be used to get an object of the \(name) class by its id.",
             arguments: [GraphQLArgumentDefinition("id", T.nonNull("ID"), description: "The id of the object."),
                         GraphQLArgumentDefinition("options", .named("ReadOptionsInput"), description: "The read options for the query.")],
@@ -225,7 +245,7 @@ struct ParseClassGraphQLTypes {
                                                                        selection: info.selectedFields)
                 }
             })
-        let findName = Pluralization.plural(parseClass.graphQLFieldName)
+        let findName = config?.findAlias ?? Pluralization.plural(parseClass.graphQLFieldName)
         let find = GraphQLFieldDefinition(findName, T.nonNull("\(name)Connection"),
             description: "The \(findName) query can be used to find objects of the \(name) class.",
             arguments: findArguments,
@@ -235,7 +255,7 @@ struct ParseClassGraphQLTypes {
                     return try await Self.find(className, constraints: constraints, arguments: arguments, info: info, context: context)
                 }
             })
-        return [get, find]
+        return ((config?.get ?? true) ? [get] : []) + ((config?.find ?? true) ? [find] : [])
     }
 
     static func find(_ className: String, constraints: [String: JSONValue], arguments: [String: GraphQLData],
@@ -285,7 +305,7 @@ struct ParseClassGraphQLTypes {
     var mutations: (types: [GraphQLNamedType], fields: [GraphQLFieldDefinition]) {
         let className = self.className, key = parseClass.graphQLFieldName
         let result = [GraphQLFieldDefinition(key, T.nonNull(name), description: "This is the created object.")]
-        let create = Self.relayMutation("create\(name)", typeName: "Create\(name)",
+        let create = Self.relayMutation(config?.createAlias ?? "create\(name)", typeName: "Create\(name)",
             description: "The create\(name) mutation can be used to create a new object of the \(name) class.",
             inputFields: [GraphQLArgumentDefinition("fields", .named("Create\(name)FieldsInput"), description: "These are the fields that will be used to create the new object.")],
             outputFields: result) { input, info, context in
@@ -299,7 +319,7 @@ struct ParseClassGraphQLTypes {
                                               known: ["id", "objectId", "createdAt", "updatedAt"], context: context)
             return [GraphQLObjectMember(key, object)]
         }
-        let update = Self.relayMutation("update\(name)", typeName: "Update\(name)",
+        let update = Self.relayMutation(config?.updateAlias ?? "update\(name)", typeName: "Update\(name)",
             description: "The update\(name) mutation can be used to update an object of the \(name) class.",
             inputFields: [GraphQLArgumentDefinition("id", T.nonNull("ID"), description: "This is the object id. You can use either the global or the object id."),
                           GraphQLArgumentDefinition("fields", .named("Update\(name)FieldsInput"), description: "These are the fields that will be used to update the object.")],
@@ -315,7 +335,7 @@ struct ParseClassGraphQLTypes {
                                               known: ["id", "objectId", "updatedAt"], context: context)
             return [GraphQLObjectMember(key, object)]
         }
-        let delete = Self.relayMutation("delete\(name)", typeName: "Delete\(name)",
+        let delete = Self.relayMutation(config?.destroyAlias ?? "delete\(name)", typeName: "Delete\(name)",
             description: "The delete\(name) mutation can be used to delete an object of the \(name) class.",
             inputFields: [GraphQLArgumentDefinition("id", T.nonNull("ID"), description: "This is the object id. You can use either the global or the object id.")],
             outputFields: [GraphQLFieldDefinition(key, T.nonNull(name), description: "This is the deleted object.")]) { input, info, context in
@@ -327,7 +347,8 @@ struct ParseClassGraphQLTypes {
             _ = try await context.backend.rest("DELETE", "classes/\(className)/\(objectId)", query: [:], body: nil)
             return [GraphQLObjectMember(key, object)]
         }
-        return (create.types + update.types + delete.types, [create.field, update.field, delete.field])
+        let enabled = [(create, config?.create ?? true), (update, config?.update ?? true), (delete, config?.destroy ?? true)].filter(\.1).map(\.0)
+        return (enabled.flatMap(\.types), enabled.map(\.field))
     }
 
     /// The object as the mutation's answer: what the write's answer says, read again when the selection asks for more

@@ -9,6 +9,8 @@ import ParseWire
 struct ParseGraphQLSchemaBuilder {
     let classes: ParseClassDirectory
     let functionNames: [String]
+    /// Which classes, fields, queries and mutations the schema has (`/graphql-config`).
+    var config = ParseGraphQLConfig.none
 
     private typealias T = ParseGraphQLDefaultTypes
 
@@ -28,8 +30,10 @@ struct ParseGraphQLSchemaBuilder {
         var queries = [nodeQuery]
         var mutations: [GraphQLFieldDefinition] = []
         var classTypes: [String] = []
+        // The classes the configuration leaves out are nowhere: a pointer to one reads as an `Object`.
+        let classes = ParseClassDirectory(self.classes.classes.filter { config.includes($0.className) })
         for parseClass in classes.classes {
-            let parts = ParseClassGraphQLTypes(parseClass: parseClass, classes: classes)
+            let parts = ParseClassGraphQLTypes(parseClass: parseClass, classes: classes, config: config.classConfigs[parseClass.className])
             let mutationParts = parts.mutations
             let newTypes = parts.types + mutationParts.types
             guard newTypes.allSatisfy({ !taken.contains($0.name) }) else { continue }

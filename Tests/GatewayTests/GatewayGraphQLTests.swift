@@ -23,8 +23,11 @@ import Testing
 
     static func serve(_ bus: InMemoryBus) {
         bus.serve(.posts, RESTRequest.type, RESTRequest.self) { command in
-            command.payload.path == "schemas" ? RESTResponse(status: 200, body: schemas)
-                : RESTResponse(status: 200, body: #"{"results":[{"objectId":"c1","name":"Tom"}],"count":1}"#)
+            switch command.payload.path {
+            case "schemas": RESTResponse(status: 200, body: schemas)
+            case "graphql-config": RESTResponse(status: 200, body: "{}")
+            default: RESTResponse(status: 200, body: #"{"results":[{"objectId":"c1","name":"Tom"}],"count":1}"#)
+            }
         }
         bus.serve(.cloud, RESTRequest.type, RESTRequest.self) { _ in RESTResponse(status: 200, body: #"{"results":[]}"#) }
     }
@@ -47,8 +50,8 @@ import Testing
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"data":{"cats":{"count":1,"edges":[{"node":{"name":"Tom"}}]}}}"#)
         let sent = try Self.commands(bus)
-        let schemaReads = sent.filter { $0.payload.path == "schemas" || $0.payload.path == "cloud_code/functions" }
-        #expect(schemaReads.count == 2 && schemaReads.allSatisfy { $0.identity.isMaster })
+        let schemaReads = sent.filter { ["schemas", "cloud_code/functions", "graphql-config"].contains($0.payload.path) }
+        #expect(schemaReads.count == 3 && schemaReads.allSatisfy { $0.identity.isMaster })
         let find = try #require(sent.first { $0.payload.path == "classes/Cat" })
         #expect(!find.identity.isMaster && find.payload.query["count"] == "1")
     }

@@ -268,6 +268,36 @@ extension IntegrationSuite {
             #expect(GraphQLAPI.errors(gone).map(\.1) == [103])
         }
 
+        @Test func theGraphQLConfigurationIsInTheNextSchema() async throws {
+            let hidden = PostsHTTP.uniqueClass("GqlHidden"), shaped = PostsHTTP.uniqueClass("GqlShaped")
+            _ = try await PostsHTTP.create(hidden, ["name": "a"])
+            _ = try await PostsHTTP.create(shaped, ["name": "b", "secret": "s"])
+            let lower = shaped.prefix(1).lowercased() + shaped.dropFirst()
+            let refused = try await PostsHTTP.send("PUT", "/graphql-config", ["params": ["classConfigs": "no"]], master: true)
+            #expect(refused.status == 400 && refused.error == "Invalid graphQLConfig: \"classConfigs\" is not a valid array")
+            let set = try await PostsHTTP.send("PUT", "/graphql-config", ["params": [
+                "disabledForClasses": [hidden],
+                "classConfigs": [["className": shaped, "type": ["outputFields": ["name"]], "query": ["findAlias": "shapedThings"]]],
+            ]], master: true)
+            #expect(set.status == 200 && set.text == #"{"response":{"result":true}}"#)
+            let read = try await PostsHTTP.send("GET", "/graphql-config", master: true)
+            #expect((read.json?["disabledForClasses"] as? [String]) == [hidden])
+            #expect(try await PostsHTTP.send("GET", "/graphql-config").status == 403)
+            let types = try await GraphQLAPI.data("query($a: String!, $b: String!) { a: __type(name: $a) { name } b: __type(name: $b) { fields { name } } }",
+                                                  ["a": hidden, "b": shaped], master: true)
+            #expect(types["a"] is NSNull)
+            #expect(((GraphQLAPI.at(types, ["b", "fields"]) as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+                        == ["id", "objectId", "createdAt", "updatedAt", "ACL", "name"])
+            let found = try await GraphQLAPI.data("{ shapedThings { edges { node { name } } } }")
+            #expect(GraphQLAPI.nodes(found["shapedThings"]).compactMap { $0["name"] as? String } == ["b"])
+            let secret = try await GraphQLAPI.run("{ \(lower)(id: \"x\") { secret } }")
+            #expect(secret.status == 400)
+            // Back as it was for the other tests: the keys set to null read as not set.
+            let reset = try await PostsHTTP.send("PUT", "/graphql-config", ["params": ["disabledForClasses": NSNull(), "classConfigs": NSNull()]],
+                                                 master: true)
+            #expect(reset.status == 200)
+        }
+
         @Test func hostileDocumentsAreAnsweredAndStopNothing() async throws {
             let deep = String(repeating: "{ a ", count: 300) + String(repeating: "}", count: 300)
             #expect(try await GraphQLAPI.run(deep).status == 400)

@@ -11,7 +11,7 @@ import Testing
     private func run(_ query: String, variables: [String: GraphQLData] = [:], backend: RecordingBackend,
                      uploads: [GraphQLUpload] = []) async -> GraphQLResponse {
         await endpoint.execute(GraphQLRequest(query: query, variables: variables), backend: backend, uploads: uploads) {
-            (ParseGraphQLSchemaTests.schemas, ["hello"])
+            ParseGraphQLInputs(schemas: ParseGraphQLSchemaTests.schemas, functionNames: ["hello"])
         }
     }
 
@@ -113,10 +113,10 @@ import Testing
         let withDog = Mutex(false)
         let source: ParseGraphQLEndpoint.SchemaSource = {
             reads.withLock { $0 += 1 }
-            guard withDog.withLock({ $0 }) else { return (ParseGraphQLSchemaTests.schemas, []) }
+            guard withDog.withLock({ $0 }) else { return ParseGraphQLInputs(schemas: ParseGraphQLSchemaTests.schemas) }
             var classes = ParseGraphQLSchemaTests.schemas["results"]?.arrayValue ?? []
             classes.append(JSONValue.parse(#"{"className":"Dog","fields":{"objectId":{"type":"String"},"bark":{"type":"String"}}}"#)!)
-            return (.object(["results": .array(classes)]), [])
+            return ParseGraphQLInputs(schemas: .object(["results": .array(classes)]))
         }
         let endpoint = ParseGraphQLEndpoint(maximumAge: .seconds(3600))
         let backend = RecordingBackend { _ in JSONValue.parse(#"{"results":[],"count":0}"#)! }
@@ -142,7 +142,7 @@ import Testing
         let source: ParseGraphQLEndpoint.SchemaSource = {
             reads.withLock { $0 += 1 }
             try await Task.sleep(for: .milliseconds(50))
-            return (ParseGraphQLSchemaTests.schemas, [])
+            return ParseGraphQLInputs(schemas: ParseGraphQLSchemaTests.schemas)
         }
         let endpoint = ParseGraphQLEndpoint(maximumAge: .seconds(3600))
         let backend = RecordingBackend { _ in .object([:]) }
@@ -158,7 +158,7 @@ import Testing
     @Test func aDocumentBeyondTheLimitsRunsNothing() async {
         let backend = RecordingBackend { _ in JSONValue.parse(#"{"results":[]}"#)! }
         let response = await endpoint.execute(GraphQLRequest(query: "{ cats { edges { node { owner { username } } } } }"), backend: backend,
-                                              limits: GraphQLLimits(maximumDepth: 3)) { (ParseGraphQLSchemaTests.schemas, []) }
+                                              limits: GraphQLLimits(maximumDepth: 3)) { ParseGraphQLInputs(schemas: ParseGraphQLSchemaTests.schemas) }
         #expect(response.jsonText == #"{"errors":[{"message":"Query depth of 5 exceeds maximum allowed depth of 3","extensions":{"code":102}}]}"#)
         #expect(backend.recorded.isEmpty)
     }

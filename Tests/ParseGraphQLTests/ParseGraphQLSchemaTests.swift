@@ -60,6 +60,40 @@ import Testing
         #expect(withFunctions["CloudCodeFunction"]?.enumValues.map(\.name) == ["hello"])
     }
 
+    @Test func theGraphQLConfigurationShapesTheSchema() throws {
+        let config = ParseGraphQLConfig(stored: JSONValue.parse("""
+            {"enabledForClasses":["Cat"],"classConfigs":[{"className":"Cat",
+              "type":{"inputFields":{"create":["name"]},"outputFields":["name"],"constraintFields":["votes"],
+                      "sortFields":[{"field":"votes","asc":false,"desc":true}]},
+              "query":{"get":false,"findAlias":"kitties"},"mutation":{"destroy":false,"createAlias":"addCat","create":true}}]}
+            """)!)
+        let schema = ParseGraphQLSchemaBuilder(classes: ParseClassDirectory(schemasAnswer: Self.schemas), functionNames: [], config: config).build()
+        #expect(schema["User"] == nil && schema["Viewer"] == nil)
+        #expect(schema["Query"]?.fields.map(\.name) == ["node", "kitties", "health", "class", "classes"])
+        #expect(schema["Mutation"]?.fields.map(\.name).prefix(2) == ["addCat", "updateCat"])
+        #expect(schema["Mutation"]?.field("signUp") == nil && schema["Mutation"]?.field("deleteCat") == nil)
+        #expect(schema["Cat"]?.fields.map(\.name) == ["id", "objectId", "createdAt", "updatedAt", "ACL", "name"])
+        #expect(schema["CreateCatFieldsInput"]?.inputFields.map(\.name) == ["ACL", "name"])
+        #expect(schema["UpdateCatFieldsInput"]?.inputFields.count == 8)
+        #expect(schema["CatWhereInput"]?.inputFields.map(\.name) == ["votes", "OR", "AND", "NOR"])
+        #expect(schema["CatOrder"]?.enumValues.map(\.name) == ["votes_DESC"])
+        // A pointer to a class left out is written as an Object.
+        #expect(schema["UpdateCatFieldsInput"]?.inputFields.first { $0.name == "owner" }?.type == .named("Object"))
+        #expect(schema["CatPointerInput"]?.inputFields.map(\.name) == ["link", "createAndLink"])
+    }
+
+    @Test func aGraphQLConfigurationIsCheckedAsParseServerChecksIt() {
+        func problems(_ text: String) -> String? { ParseGraphQLConfig.problems(of: JSONValue.parse(text)) }
+        #expect(problems(#"{"enabledForClasses":["Cat"],"classConfigs":[{"className":"Cat","query":{"get":true}}]}"#) == nil)
+        #expect(problems("[]") == "Invalid graphQLConfig: must be a valid object")
+        #expect(problems(#"{"invalidKey":true}"#) == "Invalid graphQLConfig: encountered invalid keys: [invalidKey]")
+        #expect(problems(#"{"enabledForClasses":"Cat"}"#) == "Invalid graphQLConfig: \"enabledForClasses\" is not a valid array")
+        #expect(problems(#"{"classConfigs":[{"className":"_User","type":{"inputFields":{"create":["email"]}}}]}"#)
+                    == "Invalid graphQLConfig: classConfig:_User is invalid because \"inputFields.create\" must include required fields, username and password")
+        #expect(problems(#"{"classConfigs":[{"className":"Cat","mutation":{"destroy":"no"}}]}"#)
+                    == "Invalid graphQLConfig: classConfig:Cat is invalid because \"mutation.destroy\" must be a boolean")
+    }
+
     @Test func schemaFieldsInputsAreParseFields() throws {
         let input = GraphQLData(json: JSONValue.parse("""
             {"addStrings":[{"name":"title"}],"addPointers":[{"name":"owner","targetClassName":"_User"}],

@@ -66,6 +66,7 @@ enum RouteTemplate {
     private static let singles: [String] = [
         "login", "logout", "batch", "config", "serverInfo", "requestPasswordReset", "verifyPassword",
         "upgradeToRevocableSession", "verificationEmailRequest", "loginAs", "graphql", "scriptlog", "apps", "challenge", "settings",
+        "graphql-config",
     ]
 
     /// What a first segment leads to: its own template, the templates below it, and `<first>/other`.

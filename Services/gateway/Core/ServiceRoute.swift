@@ -21,7 +21,7 @@ enum ServiceRoute {
              "upgradeToRevocableSession", "verificationEmailRequest", "loginAs", "challenge":
             return .auth
         case "classes", "batch", "schemas", "purge", "aggregate", "serverInfo", "config", "installations",
-             "events", "push", "push_audiences", "analytics", "settings":
+             "events", "push", "push_audiences", "analytics", "settings", "graphql-config":
             return .posts
         case "files":
             return .files

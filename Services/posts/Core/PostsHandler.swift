@@ -55,6 +55,8 @@ struct PostsHandler: Sendable {
                                      inTransaction: inTransaction)
         case ("config", 1):
             return try await connections.run { try await ConfigHandler(context: context).handle(request, on: $0) }
+        case ("graphql-config", 1):
+            return try await connections.run { try await GraphQLConfigHandler(identity: context.identity).handle(request, on: $0) }
         case ("events", 1), ("events", 2):
             return try await connections.run {
                 try await AnalyticsHandler(context: context).handle(request, name: parts.count == 2 ? parts[1] : nil, on: $0)

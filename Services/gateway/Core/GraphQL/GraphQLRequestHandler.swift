@@ -33,7 +33,9 @@ struct GraphQLRequestHandler {
             async let schemas = masterRead("schemas", owner: .posts, requestId: "\(requestId).schemas", serverURL: serverURL)
             async let functions = masterRead("cloud_code/functions", owner: .cloud, requestId: "\(requestId).functions",
                                              serverURL: serverURL)
-            return try await (schemas, (functions["results"]?.arrayValue ?? []).compactMap(\.stringValue))
+            async let config = masterRead("graphql-config", owner: .posts, requestId: "\(requestId).config", serverURL: serverURL)
+            return try await ParseGraphQLInputs(schemas: schemas, functionNames: (functions["results"]?.arrayValue ?? []).compactMap(\.stringValue),
+                                                config: config)
         }
         return ParseResponses.json(Self.status(of: response), response.jsonText)
     }
