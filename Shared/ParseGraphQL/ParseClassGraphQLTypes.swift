@@ -12,9 +12,9 @@ struct ParseClassGraphQLTypes {
     /// The class's part of the GraphQL configuration (`/graphql-config`); nil: everything, under parse-server's names.
     var config: ParseGraphQLConfig.ClassConfig? = nil
 
-    private var name: String { parseClass.graphQLName }
-    private var className: String { parseClass.className }
-    private typealias T = ParseGraphQLDefaultTypes
+    var name: String { parseClass.graphQLName }
+    var className: String { parseClass.className }
+    typealias T = ParseGraphQLDefaultTypes
 
     /// Fields a client reads: the class's own, `_User`'s password never.
     private var outputFields: [(name: String, field: ParseClassDefinition.Field)] {
@@ -277,93 +277,5 @@ struct ParseClassGraphQLTypes {
         var field = String(value.dropLast(descending ? 5 : 4))
         if field == "id" { field = "objectId" }
         return descending ? "-\(field)" : field
-    }
-
-    // MARK: Mutations
-
-    /// Relay's `mutationWithClientMutationId`: `<Name>Input` with `clientMutationId`, `<Name>Payload` echoing it,
-    /// and the mutation field taking `input: <Name>Input!`.
-    static func relayMutation(_ fieldName: String, typeName: String, description: String,
-                              inputFields: [GraphQLArgumentDefinition], outputFields: [GraphQLFieldDefinition],
-                              run: @escaping @Sendable (GraphQLData, GraphQLResolveInfo, ParseGraphQLContext) async throws -> [GraphQLObjectMember])
-        -> (types: [GraphQLNamedType], field: GraphQLFieldDefinition) {
-        let input = GraphQLNamedType.inputObject("\(typeName)Input", fields: inputFields + [GraphQLArgumentDefinition("clientMutationId", .named("String"))])
-        let payload = GraphQLNamedType.object("\(typeName)Payload", fields: outputFields + [GraphQLFieldDefinition("clientMutationId", .named("String"))])
-        let field = GraphQLFieldDefinition(fieldName, .named("\(typeName)Payload"), description: description,
-                                           arguments: [GraphQLArgumentDefinition("input", T.nonNull("\(typeName)Input"))],
-                                           resolve: { _, arguments, info in
-            try await ParseGraphQLErrors.resolving(info) { context in
-                let input = arguments["input"] ?? .object([])
-                var members = try await run(input, info, context)
-                members.append(GraphQLObjectMember("clientMutationId", input["clientMutationId"] ?? .null))
-                return GraphQLData.object(members)
-            }
-        })
-        return ([input, payload], field)
-    }
-
-    var mutations: (types: [GraphQLNamedType], fields: [GraphQLFieldDefinition]) {
-        let className = self.className, key = parseClass.graphQLFieldName
-        let result = [GraphQLFieldDefinition(key, T.nonNull(name), description: "This is the created object.")]
-        let create = Self.relayMutation(config?.createAlias ?? "create\(name)", typeName: "Create\(name)",
-            description: "The create\(name) mutation can be used to create a new object of the \(name) class.",
-            inputFields: [GraphQLArgumentDefinition("fields", .named("Create\(name)FieldsInput"), description: "These are the fields that will be used to create the new object.")],
-            outputFields: result) { input, info, context in
-            let fields = try await ParseFieldsInput(classes: context.classes, backend: context.backend).parseFields(input["fields"], className: className)
-            let created = try await context.backend.rest("POST", "classes/\(className)", query: [:], body: .object(fields))
-            guard let objectId = created["objectId"]?.stringValue else { throw ParseError(.internalServerError, "Internal server error") }
-            var object = GraphQLData(json: .object(Self.deletedAsNull(fields)))
-            for member in GraphQLData(json: created).objectMembers ?? [] { object = object.setting(member.key, member.value) }
-            if let createdAt = created["createdAt"] { object = object.setting("updatedAt", GraphQLData(json: createdAt)) }
-            object = try await Self.refetched(object, className: className, objectId: objectId, selection: info.selectedFields[key],
-                                              known: ["id", "objectId", "createdAt", "updatedAt"], context: context)
-            return [GraphQLObjectMember(key, object)]
-        }
-        let update = Self.relayMutation(config?.updateAlias ?? "update\(name)", typeName: "Update\(name)",
-            description: "The update\(name) mutation can be used to update an object of the \(name) class.",
-            inputFields: [GraphQLArgumentDefinition("id", T.nonNull("ID"), description: "This is the object id. You can use either the global or the object id."),
-                          GraphQLArgumentDefinition("fields", .named("Update\(name)FieldsInput"), description: "These are the fields that will be used to update the object.")],
-            outputFields: [GraphQLFieldDefinition(key, T.nonNull(name), description: "This is the updated object.")]) { input, info, context in
-            let objectId = RelayIdentifiers.objectId(input["id"]?.stringValue ?? "", of: className)
-            guard !objectId.isEmpty, !objectId.contains("/") else { throw ParseError(.objectNotFound, "Object not found.") }
-            let fields = try await ParseFieldsInput(classes: context.classes, backend: context.backend).parseFields(input["fields"], className: className)
-            let updated = try await context.backend.rest("PUT", "classes/\(className)/\(objectId)", query: [:], body: .object(fields))
-            var object = GraphQLData.object([GraphQLObjectMember("objectId", .string(objectId))])
-            for member in GraphQLData(json: updated).objectMembers ?? [] { object = object.setting(member.key, member.value) }
-            for member in GraphQLData(json: .object(Self.deletedAsNull(fields))).objectMembers ?? [] { object = object.setting(member.key, member.value) }
-            object = try await Self.refetched(object, className: className, objectId: objectId, selection: info.selectedFields[key],
-                                              known: ["id", "objectId", "updatedAt"], context: context)
-            return [GraphQLObjectMember(key, object)]
-        }
-        let delete = Self.relayMutation(config?.destroyAlias ?? "delete\(name)", typeName: "Delete\(name)",
-            description: "The delete\(name) mutation can be used to delete an object of the \(name) class.",
-            inputFields: [GraphQLArgumentDefinition("id", T.nonNull("ID"), description: "This is the object id. You can use either the global or the object id.")],
-            outputFields: [GraphQLFieldDefinition(key, T.nonNull(name), description: "This is the deleted object.")]) { input, info, context in
-            let objectId = RelayIdentifiers.objectId(input["id"]?.stringValue ?? "", of: className)
-            guard !objectId.isEmpty, !objectId.contains("/") else { throw ParseError(.objectNotFound, "Object not found.") }
-            let object = try await Self.refetched(.object([GraphQLObjectMember("objectId", .string(objectId))]), className: className,
-                                                  objectId: objectId, selection: info.selectedFields[key], known: ["id", "objectId"],
-                                                  context: context)
-            _ = try await context.backend.rest("DELETE", "classes/\(className)/\(objectId)", query: [:], body: nil)
-            return [GraphQLObjectMember(key, object)]
-        }
-        let enabled = [(create, config?.create ?? true), (update, config?.update ?? true), (delete, config?.destroy ?? true)].filter(\.1).map(\.0)
-        return (enabled.flatMap(\.types), enabled.map(\.field))
-    }
-
-    /// The object as the mutation's answer: what the write's answer says, read again when the selection asks for more
-    /// than `known`.
-    static func refetched(_ object: GraphQLData, className: String, objectId: String, selection: GraphQLSelectedFields?,
-                          known: Set<String>, context: ParseGraphQLContext) async throws -> GraphQLData {
-        guard let selection, selection.names.contains(where: { !known.contains($0) }) else { return object }
-        var merged = object
-        let read = try await ParseObjectQueries(context: context).get(className, id: objectId, selection: selection)
-        for member in read.objectMembers ?? [] { merged = merged.setting(member.key, member.value) }
-        return merged
-    }
-
-    /// The write's fields with `Delete` operations as nulls, the way the object reads after it.
-    static func deletedAsNull(_ fields: [String: JSONValue]) -> [String: JSONValue] {
-        fields.mapValues { $0["__op"]?.stringValue == "Delete" ? .null : $0 }
     }
 }

@@ -6,7 +6,7 @@ import ParseWire
 /// is stored as `POST /files/<name>` stores it, its name given the extension of its type when it has none.
 enum ParseFilesGraphQL {
     static var createFile: (types: [GraphQLNamedType], field: GraphQLFieldDefinition) {
-        ParseClassGraphQLTypes.relayMutation("createFile", typeName: "CreateFile", description: "The createFile mutation can be used to create and upload a new file.",
+        RelayMutation.make("createFile", typeName: "CreateFile", description: "The createFile mutation can be used to create and upload a new file.",
             inputFields: [GraphQLArgumentDefinition("upload", ParseGraphQLDefaultTypes.nonNull("Upload"), description: "This is the new file to be created and uploaded.")],
             outputFields: [GraphQLFieldDefinition("fileInfo", ParseGraphQLDefaultTypes.nonNull("FileInfo"), description: "This is the created file info.")]) { input, _, context in
             let upload = try context.upload(input["upload"])

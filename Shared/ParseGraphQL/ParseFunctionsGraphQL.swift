@@ -7,7 +7,7 @@ struct ParseFunctionsGraphQL {
     let functionNames: [String]
 
     private var parts: (types: [GraphQLNamedType], field: GraphQLFieldDefinition) {
-        ParseClassGraphQLTypes.relayMutation("callCloudCode", typeName: "CallCloudCode", description: "The callCloudCode mutation can be used to invoke a cloud code function.",
+        RelayMutation.make("callCloudCode", typeName: "CallCloudCode", description: "The callCloudCode mutation can be used to invoke a cloud code function.",
             inputFields: [GraphQLArgumentDefinition("functionName", ParseGraphQLDefaultTypes.nonNull("CloudCodeFunction"), description: "This is the function to be called."),
                           GraphQLArgumentDefinition("params", .named("Object"), description: "These are the params to be passed to the function.")],
             outputFields: [GraphQLFieldDefinition("result", .named("Any"), description: "This is the result value of the cloud code function execution.")]) { input, _, context in

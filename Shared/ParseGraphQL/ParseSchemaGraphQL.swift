@@ -72,7 +72,7 @@ enum ParseSchemaGraphQL {
         let name = GraphQLArgumentDefinition("name", T.nonNull("String"), description: "This is the name of the object class.")
         let fields = GraphQLArgumentDefinition("schemaFields", .named("SchemaFieldsInput"), description: "These are the schema's fields of the object class.")
         let output = [GraphQLFieldDefinition("class", T.nonNull("Class"), description: "This is the created class.")]
-        let create = ParseClassGraphQLTypes.relayMutation("createClass", typeName: "CreateClass", description: "The createClass mutation can be used to create the schema for a new object class.",
+        let create = RelayMutation.make("createClass", typeName: "CreateClass", description: "The createClass mutation can be used to create the schema for a new object class.",
                                                          inputFields: [name, fields], outputFields: output) { input, _, context in
             let className = try className(input["name"])
             let created = try await context.backend.rest("POST", "schemas/\(className)", query: [:], body: .object([
@@ -80,7 +80,7 @@ enum ParseSchemaGraphQL {
             ]))
             return [GraphQLObjectMember("class", try classOutput(created))]
         }
-        let update = ParseClassGraphQLTypes.relayMutation("updateClass", typeName: "UpdateClass", description: "The updateClass mutation can be used to update the schema for an existing object class.",
+        let update = RelayMutation.make("updateClass", typeName: "UpdateClass", description: "The updateClass mutation can be used to update the schema for an existing object class.",
                                                          inputFields: [name, fields], outputFields: output) { input, _, context in
             let className = try className(input["name"])
             let existing = try await context.backend.get("schemas/\(className)")["fields"]?.objectValue ?? [:]
@@ -89,7 +89,7 @@ enum ParseSchemaGraphQL {
             ]))
             return [GraphQLObjectMember("class", try classOutput(updated))]
         }
-        let delete = ParseClassGraphQLTypes.relayMutation("deleteClass", typeName: "DeleteClass", description: "The deleteClass mutation can be used to delete an existing object class.",
+        let delete = RelayMutation.make("deleteClass", typeName: "DeleteClass", description: "The deleteClass mutation can be used to delete an existing object class.",
                                                          inputFields: [name], outputFields: output) { input, _, context in
             let className = try className(input["name"])
             let existing = try await context.backend.get("schemas/\(className)")

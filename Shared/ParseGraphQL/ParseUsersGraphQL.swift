@@ -9,7 +9,6 @@ struct ParseUsersGraphQL {
     let classes: ParseClassDirectory
 
     private typealias T = ParseGraphQLDefaultTypes
-    private typealias Mutation = ParseClassGraphQLTypes
 
     var viewerType: GraphQLNamedType {
         .object("Viewer", description: "The Viewer object type is used in operations that involve outputting the current user data.", fields: [
@@ -59,7 +58,7 @@ struct ParseUsersGraphQL {
 
     var mutations: (types: [GraphQLNamedType], fields: [GraphQLFieldDefinition]) {
         let createFields = "Create\(users.graphQLName)FieldsInput"
-        let signUp = Mutation.relayMutation("signUp", typeName: "SignUp", description: "The signUp mutation can be used to create and sign up a new user.",
+        let signUp = RelayMutation.make("signUp", typeName: "SignUp", description: "The signUp mutation can be used to create and sign up a new user.",
             inputFields: [GraphQLArgumentDefinition("fields", .named(createFields))], outputFields: viewerOutput) { input, info, context in
             let fields = try await ParseFieldsInput(classes: context.classes, backend: context.backend).parseFields(input["fields"], className: "_User")
             let answer = try await context.backend.rest("POST", "users", query: [:], body: .object(fields))
@@ -67,7 +66,7 @@ struct ParseUsersGraphQL {
         }
         let logInWithFields = GraphQLNamedType.inputObject("UserLoginWithInput", fields: ParseClassGraphQLTypes(parseClass: users, classes: classes)
             .createFieldsInputFields.filter { !["password", "username", "authData"].contains($0.name) })
-        let logInWith = Mutation.relayMutation("logInWith", typeName: "LogInWith", description: "The logInWith mutation can be used to signup, login user with 3rd party authentication system. This mutation create a user if the authData do not correspond to an existing one.",
+        let logInWith = RelayMutation.make("logInWith", typeName: "LogInWith", description: "The logInWith mutation can be used to signup, login user with 3rd party authentication system. This mutation create a user if the authData do not correspond to an existing one.",
             inputFields: [GraphQLArgumentDefinition("authData", T.nonNull("Object"), description: "This is the auth data of your custom auth provider"),
                           GraphQLArgumentDefinition("fields", .named("UserLoginWithInput"))], outputFields: viewerOutput) { input, info, context in
             var fields = try await ParseFieldsInput(classes: context.classes, backend: context.backend).parseFields(input["fields"], className: "_User")
@@ -75,7 +74,7 @@ struct ParseUsersGraphQL {
             let answer = try await context.backend.rest("POST", "users", query: [:], body: .object(fields))
             return try await Self.viewer(after: answer, info, context)
         }
-        let logIn = Mutation.relayMutation("logIn", typeName: "LogIn", description: "The logIn mutation can be used to log in an existing user.",
+        let logIn = RelayMutation.make("logIn", typeName: "LogIn", description: "The logIn mutation can be used to log in an existing user.",
             inputFields: [GraphQLArgumentDefinition("username", T.nonNull("String"), description: "This is the username used to log in the user."),
                           GraphQLArgumentDefinition("password", T.nonNull("String"), description: "This is the password used to log in the user."),
                           GraphQLArgumentDefinition("authData", .named("Object"), description: "Auth data payload, needed if some required auth adapters are configured.")],
@@ -85,14 +84,14 @@ struct ParseUsersGraphQL {
             let answer = try await context.backend.rest("POST", "login", query: [:], body: .object(body))
             return try await Self.viewer(after: answer, info, context)
         }
-        let logOut = Mutation.relayMutation("logOut", typeName: "LogOut", description: "The logOut mutation can be used to log out an existing user.",
+        let logOut = RelayMutation.make("logOut", typeName: "LogOut", description: "The logOut mutation can be used to log out an existing user.",
             inputFields: [], outputFields: Self.okOutput) { _, _, context in
             if context.backend.sessionToken != nil { _ = try await context.backend.rest("POST", "logout", query: [:], body: .object([:])) }
             return [GraphQLObjectMember("ok", .boolean(true))]
         }
         let resetPassword = Self.emailMutation("resetPassword", typeName: "ResetPassword", path: "requestPasswordReset",
                                                description: "The resetPassword mutation can be used to reset the password of an existing user.")
-        let confirmResetPassword = Mutation.relayMutation("confirmResetPassword", typeName: "ConfirmResetPassword", description: "The confirmResetPassword mutation can be used to reset the password of an existing user.",
+        let confirmResetPassword = RelayMutation.make("confirmResetPassword", typeName: "ConfirmResetPassword", description: "The confirmResetPassword mutation can be used to reset the password of an existing user.",
             inputFields: [GraphQLArgumentDefinition("username", T.nonNull("String"), description: "Username of the user that have received the reset email"),
                           GraphQLArgumentDefinition("password", T.nonNull("String"), description: "New password of the user"),
                           GraphQLArgumentDefinition("token", T.nonNull("String"), description: "Reset token that was emailed to the user")],
@@ -105,7 +104,7 @@ struct ParseUsersGraphQL {
         }
         let sendVerificationEmail = Self.emailMutation("sendVerificationEmail", typeName: "SendVerificationEmail", path: "verificationEmailRequest",
                                                        description: "The sendVerificationEmail mutation can be used to send the verification email again.")
-        let challenge = Mutation.relayMutation("challenge", typeName: "Challenge", description: "The challenge mutation can be used to initiate an authentication challenge when an auth adapter needs it.",
+        let challenge = RelayMutation.make("challenge", typeName: "Challenge", description: "The challenge mutation can be used to initiate an authentication challenge when an auth adapter needs it.",
             inputFields: [GraphQLArgumentDefinition("username", .named("String"), description: "This is the username used to log in the user."),
                           GraphQLArgumentDefinition("password", .named("String"), description: "This is the password used to log in the user."),
                           GraphQLArgumentDefinition("authData", .named("Object"), description: "Auth data allow to preidentify the user if the auth adapter needs preidentification."),
@@ -123,7 +122,7 @@ struct ParseUsersGraphQL {
     /// A mutation that posts `{"email"}` to a users' route and answers `ok`.
     private static func emailMutation(_ name: String, typeName: String, path: String, description: String)
         -> (types: [GraphQLNamedType], field: GraphQLFieldDefinition) {
-        Mutation.relayMutation(name, typeName: typeName, description: description,
+        RelayMutation.make(name, typeName: typeName, description: description,
                                inputFields: [GraphQLArgumentDefinition("email", T.nonNull("String"))], outputFields: okOutput) { input, _, context in
             _ = try await context.backend.rest("POST", path, query: [:], body: .object(["email": input["email"]?.json ?? .null]))
             return [GraphQLObjectMember("ok", .boolean(true))]
