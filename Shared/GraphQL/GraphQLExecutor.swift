@@ -84,7 +84,7 @@ public struct GraphQLExecutor: Sendable {
                                                                     locations: [operation.location])])
         }
         let run = Execution(schema: schema, fragments: Dictionary(document.fragments.map { ($0.name, $0) }) { first, _ in first },
-                            variables: coerced, context: context)
+                            variables: coerced, context: context, concurrent: operation.type != .mutation)
         let data: GraphQLData
         do {
             data = try await run.selectionSet(operation.selectionSet, of: rootType, source: root, path: [], at: [operation.location])
@@ -155,7 +155,11 @@ final class Execution: Sendable {
     let fragments: [String: GraphQLFragment]
     let variables: [String: GraphQLData]
     let context: any Sendable
+    /// Not a mutation, whose fields must run one after the other: fields that wait may run together.
+    let concurrent: Bool
     let errors = Mutex<[GraphQLError]>([])
+    /// How many objects of one list are completed at once when their selection waits.
+    static let listWidth = 8
     private let collectedFields = Mutex<[CollectedKey: GroupedFields]>([:])
 
     private struct CollectedKey: Hashable {
@@ -164,11 +168,12 @@ final class Execution: Sendable {
     }
 
     init(schema: GraphQLSchema, fragments: [String: GraphQLFragment], variables: [String: GraphQLData],
-         context: any Sendable) {
+         context: any Sendable, concurrent: Bool = false) {
         self.schema = schema
         self.fragments = fragments
         self.variables = variables
         self.context = context
+        self.concurrent = concurrent
     }
 
     private func record(_ error: GraphQLError) { errors.withLock { $0.append(error) } }
@@ -178,12 +183,38 @@ final class Execution: Sendable {
     func selectionSet(_ selections: [GraphQLSelection], of type: GraphQLNamedType, source: any Sendable,
                       path: [GraphQLPathElement], at locations: [GraphQLLocation]) async throws(NullPropagation) -> GraphQLData {
         let grouped = collected(selections, of: type, at: locations)
+        if concurrent, grouped.entries.count > 1, waits(grouped, on: type) {
+            // Each field beside the others; the object keeps the selection's order, and a non-null field's error
+            // nulls it once all have ended.
+            let values = await withTaskGroup(of: (Int, Result<GraphQLData, NullPropagation>).self) { group in
+                for (index, entry) in grouped.entries.enumerated() {
+                    group.addTask {
+                        do throws(NullPropagation) {
+                            return (index, .success(try await self.field(entry.fields, of: type, source: source, path: path + [.key(entry.key)])))
+                        } catch {
+                            return (index, .failure(error))
+                        }
+                    }
+                }
+                var values = [Result<GraphQLData, NullPropagation>](repeating: .success(.null), count: grouped.entries.count)
+                for await (index, value) in group { values[index] = value }
+                return values
+            }
+            var members: [GraphQLObjectMember] = []
+            for (entry, value) in zip(grouped.entries, values) { members.append(GraphQLObjectMember(entry.key, try value.get())) }
+            return .object(members)
+        }
         var members: [GraphQLObjectMember] = []
         for (key, fields) in grouped.entries {
             let value = try await field(fields, of: type, source: source, path: path + [.key(key)])
             members.append(GraphQLObjectMember(key, value))
         }
         return .object(members)
+    }
+
+    /// Whether a field of the selection on `type` waits (`GraphQLFieldDefinition.waits`).
+    private func waits(_ grouped: GroupedFields, on type: GraphQLNamedType) -> Bool {
+        grouped.entries.contains { schema.field($0.fields[0].name, on: type)?.waits == true }
     }
 
     /// The fields of `selections` on `type`, collected once per request: every object of a list is completed with the
@@ -288,6 +319,48 @@ final class Execution: Sendable {
         return coerced
     }
 
+    /// Whether the objects of a list of `type` are completed with a selection that has a field that waits.
+    private func itemsWait(_ type: GraphQLTypeReference, fields: [GraphQLField]) -> Bool {
+        var named = type
+        while true {
+            switch named {
+            case .nonNull(let inner), .list(let inner): named = inner
+            case .named(let name):
+                guard let object = schema[name], object.kind == .object else { return false }
+                return waits(collected(fields.flatMap(\.selectionSet), of: object, at: fields.map(\.location)), on: object)
+            }
+        }
+    }
+
+    /// A list's items completed `listWidth` at a time, in their order; a non-null item's error nulls the list once
+    /// all have ended.
+    private func completeTogether(_ items: [any Sendable], as type: GraphQLTypeReference, fields: [GraphQLField], parent: String,
+                                  path: [GraphQLPathElement]) async throws(NullPropagation) -> [GraphQLData] {
+        let results = await withTaskGroup(of: (Int, Result<GraphQLData, NullPropagation>).self) { group in
+            var results = [Result<GraphQLData, NullPropagation>](repeating: .success(.null), count: items.count)
+            var next = 0
+            func start() {
+                let index = next
+                next += 1
+                let item = items[index]
+                group.addTask {
+                    do throws(NullPropagation) {
+                        return (index, .success(try await self.complete(item, as: type, fields: fields, parent: parent, path: path + [.index(index)])))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(Self.listWidth, items.count) { start() }
+            for await (index, result) in group {
+                results[index] = result
+                if next < items.count { start() }
+            }
+            return results
+        }
+        return try results.map { result throws(NullPropagation) in try result.get() }
+    }
+
     /// The specification's `CompleteValue`.
     private func complete(_ value: any Sendable, as type: GraphQLTypeReference, fields: [GraphQLField], parent: String,
                           path: [GraphQLPathElement]) async throws(NullPropagation) -> GraphQLData {
@@ -323,6 +396,9 @@ final class Execution: Sendable {
                 record(GraphQLError("Expected Iterable, but did not find one for field \"\(parent).\(fields[0].name)\".",
                                     locations: [fields[0].location], path: path))
                 throw NullPropagation()
+            }
+            if concurrent, items.count > 1, itemsWait(inner, fields: fields) {
+                return .list(try await completeTogether(items, as: inner, fields: fields, parent: parent, path: path))
             }
             var completed: [GraphQLData] = []
             for (index, item) in items.enumerated() {

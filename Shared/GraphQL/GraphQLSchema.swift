@@ -53,15 +53,19 @@ public struct GraphQLFieldDefinition: Sendable {
     public var deprecationReason: String?
     /// Nil: the member of the parent's `GraphQLData` object with the field's name.
     public var resolve: GraphQLResolver?
+    /// The resolver waits on something outside the process (a call to a service): in a query, such fields run beside
+    /// their siblings, and the objects of a list whose selection has one are completed several at a time.
+    public var waits: Bool
 
     public init(_ name: String, _ type: GraphQLTypeReference, description: String? = nil,
                 arguments: [GraphQLArgumentDefinition] = [], deprecationReason: String? = nil,
-                resolve: GraphQLResolver? = nil) {
+                waits: Bool = false, resolve: GraphQLResolver? = nil) {
         self.name = name
         self.type = type
         self.description = description
         self.arguments = arguments
         self.deprecationReason = deprecationReason
+        self.waits = waits
         self.resolve = resolve
     }
 }

@@ -186,7 +186,7 @@ struct ParseClassGraphQLTypes {
             let target = field.targetClass.flatMap { classes[$0] }
             return GraphQLFieldDefinition(fieldName, type, description: description,
                                           arguments: target.map { ParseClassGraphQLTypes(parseClass: $0, classes: classes).findArguments } ?? [],
-                                          resolve: { source, arguments, info in
+                                          waits: true, resolve: { source, arguments, info in
                 try await ParseGraphQLErrors.resolving(info) { context in
                     guard let target, let objectId = (source as? GraphQLData)?["objectId"]?.stringValue else { return GraphQLData.null }
                     var constraints = ParseWhereTranslation(classes: context.classes).parseWhere(arguments["where"], className: target.className)
@@ -239,7 +239,7 @@ struct ParseClassGraphQLTypes {
             description: "The \(parseClass.graphQLFieldName) query can be used to get an object of the \(name) class by its id.",
             arguments: [GraphQLArgumentDefinition("id", T.nonNull("ID"), description: "The id of the object."),
                         GraphQLArgumentDefinition("options", .named("ReadOptionsInput"), description: "The read options for the query.")],
-            resolve: { _, arguments, info in
+            waits: true, resolve: { _, arguments, info in
                 try await ParseGraphQLErrors.resolving(info) { context in
                     try await ParseObjectQueries(context: context).get(className, id: arguments["id"]?.stringValue ?? "",
                                                                        selection: info.selectedFields)
@@ -249,7 +249,7 @@ struct ParseClassGraphQLTypes {
         let find = GraphQLFieldDefinition(findName, T.nonNull("\(name)Connection"),
             description: "The \(findName) query can be used to find objects of the \(name) class.",
             arguments: findArguments,
-            resolve: { _, arguments, info in
+            waits: true, resolve: { _, arguments, info in
                 try await ParseGraphQLErrors.resolving(info) { context in
                     let constraints = ParseWhereTranslation(classes: context.classes).parseWhere(arguments["where"], className: className)
                     return try await Self.find(className, constraints: constraints, arguments: arguments, info: info, context: context)

@@ -88,7 +88,7 @@ struct ParseGraphQLSchemaBuilder {
     private var nodeQuery: GraphQLFieldDefinition {
         GraphQLFieldDefinition("node", .named("Node"), description: "Fetches an object given its ID",
                                arguments: [GraphQLArgumentDefinition("id", T.nonNull("ID"), description: "The ID of an object")],
-                               resolve: { _, arguments, info in
+                               waits: true, resolve: { _, arguments, info in
             try await ParseGraphQLErrors.resolving(info) { context in
                 guard let id = arguments["id"]?.stringValue, let global = RelayIdentifiers.decodeGlobalID(id),
                       context.classes[global.className] != nil else {

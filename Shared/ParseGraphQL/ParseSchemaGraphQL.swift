@@ -55,13 +55,13 @@ enum ParseSchemaGraphQL {
     static var queries: [GraphQLFieldDefinition] {
         [GraphQLFieldDefinition("class", T.nonNull("Class"), description: "The class query can be used to retrieve an existing object class.",
                                 arguments: [GraphQLArgumentDefinition("name", T.nonNull("String"), description: "This is the name of the object class.")],
-                                resolve: { _, arguments, info in
+                                waits: true, resolve: { _, arguments, info in
             try await ParseGraphQLErrors.resolving(info) { context in
                 try await classOutput(context.backend.get("schemas/\(try className(arguments["name"]))"))
             }
         }),
          GraphQLFieldDefinition("classes", .nonNull(T.listOf("Class")), description: "The classes query can be used to retrieve the existing object classes.",
-                                resolve: { _, _, info in
+                                waits: true, resolve: { _, _, info in
             try await ParseGraphQLErrors.resolving(info) { context in
                 GraphQLData.list(try await (context.backend.get("schemas")["results"]?.arrayValue ?? []).map(classOutput))
             }

@@ -19,7 +19,7 @@ struct ParseUsersGraphQL {
 
     var viewerQuery: GraphQLFieldDefinition {
         GraphQLFieldDefinition("viewer", T.nonNull("Viewer"), description: "The viewer query can be used to return the current user data.",
-                               resolve: { _, _, info in
+                               waits: true, resolve: { _, _, info in
             try await ParseGraphQLErrors.resolving(info) { context in
                 try await Self.viewer(context, selection: info.selectedFields)
             }
