@@ -11,11 +11,6 @@ public struct GraphQLSelectedFields: Sendable, Equatable {
 
     public var isEmpty: Bool { names.isEmpty }
 
-    /// Every selected path, dotted, leaves and the fields above them (`owner`, `owner.name`).
-    public var paths: [String] {
-        names.flatMap { name in [name] + (children[name]?.paths.map { "\(name).\($0)" } ?? []) }
-    }
-
     mutating func merge(_ selections: [GraphQLSelection], fragments: [String: GraphQLFragment],
                         variables: [String: GraphQLData], visited: inout Set<String>) {
         for selection in selections {
