@@ -1,4 +1,3 @@
-import Foundation
 import GraphQL
 import ParseWire
 
@@ -17,21 +16,7 @@ enum ParseFilesGraphQL {
 
     static func store(_ upload: GraphQLUpload, context: ParseGraphQLContext) async throws -> JSONValue {
         var name = upload.filename
-        if let ending = upload.contentType.flatMap(extensionOf), !name.hasSuffix(".\(ending)") { name += ".\(ending)" }
+        if let ending = upload.contentType.flatMap(MimeTypes.fileExtension), !name.hasSuffix(".\(ending)") { name += ".\(ending)" }
         return try await context.backend.uploadFile(name: name, contentType: upload.contentType, bytes: upload.bytes)
     }
-
-    /// The usual extension of a media type (`image/png` -> `png`), as the `mime` package gives it for the common ones.
-    static func extensionOf(_ contentType: String) -> String? {
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return knownExtensions[type]
-    }
-
-    private static let knownExtensions: [String: String] = [
-        "text/plain": "txt", "text/html": "html", "text/css": "css", "text/csv": "csv", "application/json": "json",
-        "application/javascript": "js", "text/javascript": "js", "application/pdf": "pdf", "application/zip": "zip",
-        "application/xml": "xml", "text/xml": "xml", "application/octet-stream": "bin", "image/png": "png",
-        "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg", "image/bmp": "bmp",
-        "audio/mpeg": "mpga", "audio/wav": "wav", "video/mp4": "mp4", "video/webm": "webm",
-    ]
 }

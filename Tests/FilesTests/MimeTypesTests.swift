@@ -1,4 +1,4 @@
-@testable import FilesCore
+import ParseWire
 import Testing
 
 struct MimeTypesTests {

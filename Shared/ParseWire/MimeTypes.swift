@@ -1,8 +1,9 @@
 import Foundation
 
 /// Content types by file extension and back (the common web types, as the `mime` package parse-server uses
-/// names them), and recognition of common formats from their first bytes.
-enum MimeTypes {
+/// names them), and recognition of common formats from their first bytes: the files service's, and the GraphQL
+/// API's for its uploads.
+public enum MimeTypes {
     /// The first extension of each type is the one appended to a name without any.
     private static let table: [(type: String, extensions: [String])] = [
         ("text/plain", ["txt", "text", "conf", "log", "ini"]),
@@ -49,20 +50,21 @@ enum MimeTypes {
     }()
 
     /// `mime.getType(name)`: by the name's extension, case-insensitively.
-    static func type(forName name: String) -> String? {
-        let ext = FileNaming.pathExtension(name).dropFirst().lowercased()
+    public static func type(forName name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...].lowercased()
         return ext.isEmpty ? nil : typeByExtension[ext]
     }
 
     /// `mime.getExtension(type)`: parameters such as `; charset=utf-8` are ignored.
-    static func fileExtension(for contentType: String) -> String? {
+    public static func fileExtension(for contentType: String) -> String? {
         let essence = contentType.split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return table.first { $0.type == essence }?.extensions.first
     }
 
     /// The type of a few common formats recognised from their first bytes.
-    static func sniff(_ head: [UInt8]) -> String? {
+    public static func sniff(_ head: [UInt8]) -> String? {
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + prefix.count && Array(head[offset..<offset + prefix.count]) == prefix
         }
@@ -87,7 +89,7 @@ enum MimeTypes {
     }
 
     /// Content type from the header, else from the extension, else sniffed, else `application/octet-stream`.
-    static func resolve(header: String?, name: String, head: [UInt8]) -> String {
+    public static func resolve(header: String?, name: String, head: [UInt8]) -> String {
         if let header, !header.trimmingCharacters(in: .whitespaces).isEmpty { return header }
         return type(forName: name) ?? sniff(head) ?? "application/octet-stream"
     }
