@@ -67,13 +67,20 @@ extension RESTResponse {
     /// refusal, with a code even where the route answered only a status and a message (a route that needs the
     /// master key: 119), so a client can tell every item's refusal apart.
     public var batchItem: JSONValue {
+        if let refusal { return Self.batchItem(refusal) }
+        return .object(["success": JSONValue.parse(body) ?? .object([:])])
+    }
+
+    /// A refusal (status 400 and above) as the Parse error it carries, with a code even where the route answered
+    /// only a status and a message; nil for an answer that is not one.
+    public var refusal: ParseError? {
+        guard status >= 400 else { return nil }
         let body = JSONValue.parse(self.body) ?? .object([:])
-        guard status >= 400 else { return .object(["success": body]) }
         let fallback: ParseError.Code = status == 403 ? .operationForbidden : status == 404 ? .objectNotFound
             : status >= 500 ? .internalServerError : .otherCause
         let code = body["code"]?.numberValue.flatMap { Int(exactly: $0) }.map(ParseError.Code.init(rawValue:)) ?? fallback
         let message = body["error"]?.stringValue ?? body["message"]?.stringValue ?? "HTTP \(status)"
-        return Self.batchItem(ParseError(code, message))
+        return ParseError(code, message)
     }
 
     /// A refusal as one item of a `/batch` answer.

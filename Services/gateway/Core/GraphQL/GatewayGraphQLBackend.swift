@@ -111,13 +111,10 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
                                      identity: user, request: request, requestId: requestId, serverURL: serverURL, calls: calls)
     }
 
-    /// A body as JSON, or the Parse error an answer of `status` 400 and above carries.
+    /// A body as JSON, or the Parse error an answer of `status` 400 and above carries (`RESTResponse.refusal`).
     private static func body(status: Int, _ text: String) throws -> JSONValue {
-        let json = JSONValue.parse(text)
-        guard status >= 400 else { return json ?? .null }
-        let code = json?["code"]?.numberValue.map { ParseError.Code(rawValue: Int($0)) }
-            ?? (status == 403 ? .operationForbidden : .internalServerError)
-        throw ParseError(code, json?["error"]?.stringValue ?? json?["message"]?.stringValue ?? "Internal server error")
+        if let refusal = RESTResponse(status: status, body: text).refusal { throw refusal }
+        return JSONValue.parse(text) ?? .null
     }
 
     private static func formEncoded(_ value: String) -> String {
