@@ -19,7 +19,9 @@ public struct ParseClassDefinition: Sendable, Equatable {
     public func field(_ name: String) -> Field? { fields.first { $0.name == name }?.field }
 
     /// The class's name in GraphQL: without a leading underscore, capitalised (`_User` -> `User`).
-    public var graphQLName: String {
+    public var graphQLName: String { Self.graphQLName(of: className) }
+
+    static func graphQLName(of className: String) -> String {
         let name = className.hasPrefix("_") ? String(className.dropFirst()) : className
         return name.prefix(1).uppercased() + name.dropFirst()
     }

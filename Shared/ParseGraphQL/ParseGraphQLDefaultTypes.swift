@@ -195,9 +195,7 @@ enum ParseGraphQLDefaultTypes {
 
     /// The type of a Parse object (`className` in it, as found objects and `node` carry it).
     static func classTypeName(_ value: any Sendable, _ schema: GraphQLSchema) -> String? {
-        guard let className = (value as? GraphQLData)?["className"]?.stringValue else { return nil }
-        let name = className.hasPrefix("_") ? String(className.dropFirst()) : className
-        return name.prefix(1).uppercased() + name.dropFirst()
+        (value as? GraphQLData)?["className"]?.stringValue.map(ParseClassDefinition.graphQLName(of:))
     }
 
     static let pageInfo = GraphQLNamedType.object("PageInfo", description: "Information about pagination in a connection.", fields: [
