@@ -36,17 +36,6 @@ cleanup() {
 
 declare -A RESULTS=() CPU=()
 
-measure_wrk() {
-    local name=$1 url=$2 script=$3 output before
-    local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
-    say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
-    wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
-    before=$(stack_cpu_ticks)
-    output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
-    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
-    RESULTS[$name]=$(wrk_figures "$name" "$output")
-}
-
 # The class with ids b0..bN-1: the first object through the API (it makes the class), the rest with SQL.
 fill_class() {
     curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \

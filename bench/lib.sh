@@ -150,3 +150,19 @@ end_run() {
     fi
     exit "$status"
 }
+
+# wrk on $2 (a Lua script in $3 may shape the requests) after a warm-up, into RESULTS[$1] (wrk_figures) and CPU[$1]
+# (cpu_per_request); $4 set: refusals are expected. The caller declares RESULTS and CPU and sets DURATION, WARMUP
+# and CONNECTIONS.
+measure_wrk() {
+    local name=$1 url=$2 script=${3:-} refusals=${4:-} output
+    local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID")
+    if [[ -n $script ]]; then args+=(-s "$script"); fi
+    say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
+    wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
+    local before
+    before=$(stack_cpu_ticks)
+    output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
+    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
+    RESULTS[$name]=$(wrk_figures "$name" "$output" "$refusals")
+}

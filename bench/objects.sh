@@ -65,19 +65,6 @@ cleanup() {
 # of each stack process during the measured run (cpu_per_request).
 declare -A RESULTS=() CPU=()
 
-# wrk on $2 (a Lua script in $3 may shape the requests) after a warm-up.
-measure_wrk() {
-    local name=$1 url=$2 script=${3:-} refusals=${4:-} output
-    local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID")
-    if [[ -n $script ]]; then args+=(-s "$script"); fi
-    say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
-    wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
-    local before
-    before=$(stack_cpu_ticks)
-    output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
-    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
-    RESULTS[$name]=$(wrk_figures "$name" "$output" "$refusals")
-}
 
 # pgbench with the same number of clients, one thread, like wrk.
 measure_pgbench() {
