@@ -98,10 +98,10 @@ let package = Package(
                     path: "Tests/PushAdapterTests"),
         // Parse LiveQuery over WebSocket: subscriptions in memory, fed by object and vote events.
         .target(name: "LiveCore", dependencies: ["CLibCrypto", "CEpoll", "Messaging", "Contracts", "ParseWire", "Query", "Runtime",
-                                                 "MetricsHTTP"],
+                                                 "MetricsHTTP", "GraphQL", "ParseGraphQL"],
                 path: "Services/live/Core"),
         .executableTarget(name: "live", dependencies: ["LiveCore", "Runtime"], path: "Services/live/App"),
-        .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query"], path: "Tests/LiveTests"),
+        .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query", "GraphQL"], path: "Tests/LiveTests"),
 
         // Cloud Code workers in Swift: define functions, jobs and triggers, serve them from a queue, call the API back.
         .target(name: "ParseCloud", dependencies: ["HTTPClient", "Messaging", "Contracts", "ParseWire", "Runtime"],
@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "GraphQL", dependencies: ["ParseWire"], path: "Shared/GraphQL"),
         .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"], path: "Tests/GraphQLTests"),
         // parse-server's GraphQL API over a Parse schema: its types, queries and mutations, resolved by REST calls.
-        .target(name: "ParseGraphQL", dependencies: ["GraphQL", "ParseWire"], path: "Shared/ParseGraphQL"),
+        .target(name: "ParseGraphQL", dependencies: ["GraphQL", "ParseWire", "Runtime"], path: "Shared/ParseGraphQL"),
         .testTarget(name: "ParseGraphQLTests", dependencies: ["ParseGraphQL", "GraphQL", "ParseWire"], path: "Tests/ParseGraphQLTests"),
 
         // Scratch databases for the test targets that need a schema of their own; no product uses it.

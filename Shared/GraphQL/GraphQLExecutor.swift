@@ -110,7 +110,7 @@ public struct GraphQLExecutor: Sendable {
     }
 
     /// The specification's `CoerceVariableValues`.
-    private func coerceVariables(_ operation: GraphQLOperation,
+    func coerceVariables(_ operation: GraphQLOperation,
                                  _ given: [String: GraphQLData]) throws(GraphQLError) -> [String: GraphQLData] {
         let coercion = GraphQLInputCoercion(schema: schema)
         var coerced: [String: GraphQLData] = [:]
@@ -300,7 +300,7 @@ final class Execution: Sendable {
     }
 
     /// The specification's `CoerceArgumentValues`.
-    private func arguments(_ definitions: [GraphQLArgumentDefinition], given: [GraphQLArgument],
+    func arguments(_ definitions: [GraphQLArgumentDefinition], given: [GraphQLArgument],
                            at location: GraphQLLocation) throws(GraphQLError) -> [String: GraphQLData] {
         let coercion = GraphQLInputCoercion(schema: schema)
         var coerced: [String: GraphQLData] = [:]

@@ -81,6 +81,7 @@ struct GraphQLValidator {
             case .subscription: schema.subscriptionType
             }
             if let rootName, let root = schema[rootName] { check(operation.selectionSet, on: root, into: &errors) }
+            if operation.type == .subscription { checkSingleRootField(operation, into: &errors) }
             let defined = Set(operation.variables.map(\.name))
             var visited = Set<String>()
             for (name, location) in usedVariables(operation.selectionSet, visited: &visited) where !defined.contains(name) {
@@ -89,6 +90,38 @@ struct GraphQLValidator {
             }
         }
         return errors
+    }
+
+    /// A subscription's event stream is one root field's: it selects exactly one, and not an introspection field
+    /// (the rule "Single root field", fragments followed, directives not applied, as graphql-js checks it).
+    private func checkSingleRootField(_ operation: GraphQLOperation, into errors: inout [GraphQLError]) {
+        var keys: [String] = [], locations: [GraphQLLocation] = [], introspection: [GraphQLField] = []
+        var visited = Set<String>()
+        func collect(_ selections: [GraphQLSelection]) {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    if field.name.hasPrefix("__") { introspection.append(field) }
+                    if !keys.contains(field.responseKey) {
+                        keys.append(field.responseKey)
+                        locations.append(field.location)
+                    }
+                case .fragmentSpread(let name, _, _):
+                    guard visited.insert(name).inserted, let fragment = fragments[name] else { continue }
+                    collect(fragment.selectionSet)
+                case .inlineFragment(_, _, let selectionSet, _):
+                    collect(selectionSet)
+                }
+            }
+        }
+        collect(operation.selectionSet)
+        let name = operation.name.map { "Subscription \"\($0)\"" } ?? "Anonymous Subscription"
+        if keys.count > 1 {
+            errors.append(GraphQLError("\(name) must select only one top level field.", locations: Array(locations.dropFirst())))
+        }
+        for field in introspection {
+            errors.append(GraphQLError("\(name) must not select an introspection top level field.", locations: [field.location]))
+        }
     }
 
     private static func namedType(_ type: GraphQLTypeReference) -> String {

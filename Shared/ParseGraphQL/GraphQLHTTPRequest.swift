@@ -52,7 +52,8 @@ public struct GraphQLHTTPRequest: Sendable {
         }
     }
 
-    private static func operation(_ json: JSONValue) throws(Refusal) -> GraphQLRequest {
+    /// `{"query", "operationName", "variables"}`: a JSON body's, or graphql-transport-ws's `subscribe` payload.
+    public static func operation(_ json: JSONValue) throws(Refusal) -> GraphQLRequest {
         guard case .object(let fields) = json else { throw badRequest("POST body must be a JSON object.") }
         guard let query = fields["query"]?.stringValue, !query.isEmpty else {
             throw badRequest("GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.")

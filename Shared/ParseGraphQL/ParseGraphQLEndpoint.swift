@@ -22,12 +22,64 @@ public final class ParseGraphQLEndpoint: Sendable {
     /// `limits`: the bounds on the document's depth and fields (none for the master key).
     public func execute(_ request: GraphQLRequest, backend: any ParseGraphQLBackend, uploads: [GraphQLUpload] = [],
                         limits: GraphQLLimits = .none, schema source: @escaping SchemaSource) async -> GraphQLResponse {
+        let built: SchemaCache.Built, document: GraphQLDocument
+        switch await prepare(request, limits: limits, schema: source) {
+        case .failure(let refusal): return refusal.response
+        case .success(let prepared): (built, document) = prepared
+        }
+        if (try? GraphQLExecutor.operation(in: document, named: request.operationName))?.type == .subscription {
+            return GraphQLResponse(data: nil, errors: [GraphQLError(
+                "Subscriptions are served over WebSocket, with the graphql-transport-ws protocol, at this path.")])
+        }
+        let context = ParseGraphQLContext(backend: backend, classes: built.classes, uploads: uploads)
+        return await built.executor.execute(document, operationName: request.operationName, variables: request.variables,
+                                            context: context, validated: true)
+    }
+
+    /// A subscription operation checked as `execute` checks a request, and its root field read: the class whose
+    /// events it follows, and which of them.
+    public func subscribe(_ request: GraphQLRequest, limits: GraphQLLimits = .none,
+                          schema source: @escaping SchemaSource) async -> Result<ParseGraphQLSubscription, Refusal> {
+        let built: SchemaCache.Built, document: GraphQLDocument
+        switch await prepare(request, limits: limits, schema: source) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let prepared): (built, document) = prepared
+        }
+        let field: GraphQLSubscriptionField
+        do {
+            field = try built.executor.subscriptionField(document, operationName: request.operationName, variables: request.variables)
+        } catch {
+            return .failure(Refusal(errors: [error]))
+        }
+        guard let parseClass = built.classes.classes.first(where: { ParseSubscriptionsGraphQL.fieldName(of: $0) == field.name }) else {
+            return .failure(Refusal(errors: [GraphQLError("Unknown subscription \"\(field.name)\".")]))
+        }
+        let constraints = ParseWhereTranslation(classes: built.classes).parseWhere(field.arguments["where"], className: parseClass.className)
+        let events: Set<String>? = if case .list(let names)? = field.arguments["events"] {
+            Set(names.compactMap { $0.stringValue?.lowercased() })
+        } else { nil }
+        let watch: [String]? = if case .list(let names)? = field.arguments["watch"] { names.compactMap(\.stringValue) } else { nil }
+        return .success(ParseGraphQLSubscription(className: parseClass.className, constraints: constraints, events: events, watch: watch,
+                                                 document: document, operationName: request.operationName,
+                                                 variables: request.variables, executor: built.executor, classes: built.classes))
+    }
+
+    /// Why a document does not run: the errors of its answer, which has no data.
+    public struct Refusal: Error, Sendable {
+        public let errors: [GraphQLError]
+
+        public var response: GraphQLResponse { GraphQLResponse(data: nil, errors: errors) }
+    }
+
+    /// The document parsed, and the schema of the moment it is valid against, within `limits`.
+    private func prepare(_ request: GraphQLRequest, limits: GraphQLLimits,
+                         schema source: @escaping SchemaSource) async -> Result<(SchemaCache.Built, GraphQLDocument), Refusal> {
         let arrived = ContinuousClock.now
         let document: GraphQLDocument
         do {
             document = try GraphQLParser.parse(request.query)
         } catch {
-            return GraphQLResponse(data: nil, errors: [GraphQLError(error)])
+            return .failure(Refusal(errors: [GraphQLError(error)]))
         }
         let built: SchemaCache.Built
         if !document.selects(anyOf: ["__schema", "__type"]), let kept = await cache.kept(), kept.executor.validate(document).isEmpty {
@@ -36,17 +88,15 @@ public final class ParseGraphQLEndpoint: Sendable {
             do {
                 built = try await cache.readNow(source, notStartedBefore: arrived)
             } catch {
-                return GraphQLResponse(data: nil, errors: [ParseGraphQLErrors.reported(error)])
+                return .failure(Refusal(errors: [ParseGraphQLErrors.reported(error)]))
             }
             let errors = built.executor.validate(document)
-            guard errors.isEmpty else { return GraphQLResponse(data: nil, errors: errors) }
+            guard errors.isEmpty else { return .failure(Refusal(errors: errors)) }
         }
         if let refusal = limits.refusal(of: document, operationName: request.operationName) {
-            return GraphQLResponse(data: nil, errors: [ParseGraphQLErrors.reported(ParseError(.invalidQuery, refusal.message))])
+            return .failure(Refusal(errors: [ParseGraphQLErrors.reported(ParseError(.invalidQuery, refusal.message))]))
         }
-        let context = ParseGraphQLContext(backend: backend, classes: built.classes, uploads: uploads)
-        return await built.executor.execute(document, operationName: request.operationName, variables: request.variables,
-                                            context: context, validated: true)
+        return .success((built, document))
     }
 }
 
@@ -61,6 +111,15 @@ public struct ParseGraphQLInputs: Sendable {
         self.schemas = schemas
         self.functionNames = functionNames
         self.config = config
+    }
+
+    /// The three read side by side, `read(path)` answering a master-key `GET` of the Parse route `path`.
+    public static func read(_ read: @escaping @Sendable (String) async throws -> JSONValue) async throws -> ParseGraphQLInputs {
+        async let schemas = read("schemas")
+        async let functions = read("cloud_code/functions")
+        async let config = read("graphql-config")
+        return try await ParseGraphQLInputs(schemas: schemas, functionNames: (functions["results"]?.arrayValue ?? []).compactMap(\.stringValue),
+                                            config: config)
     }
 }
 

@@ -4,8 +4,8 @@ import ParseWire
 /// The GraphQL schema of a Parse schema, as parse-server's `ParseGraphQLSchema.load` builds it: the default types,
 /// Relay's `node`, the schema's own types, each class's types, queries and mutations, then `health`, `viewer`,
 /// `class`, `classes`, the users' mutations, `createFile`, `callCloudCode` (when Cloud Code has functions) and the
-/// schema's mutations. A class whose type names collide with names already taken is left out, as parse-server
-/// leaves it out.
+/// schema's mutations; and, beyond parse-server, each class's LiveQuery events as a subscription. A class whose
+/// type names collide with names already taken is left out, as parse-server leaves it out.
 struct ParseGraphQLSchemaBuilder {
     let classes: ParseClassDirectory
     let functionNames: [String]
@@ -19,6 +19,7 @@ struct ParseGraphQLSchemaBuilder {
         "CreateFilePayload", "Viewer", "SignUpInput", "SignUpPayload", "LogInInput", "LogInPayload", "LogOutInput",
         "LogOutPayload", "CloudCodeFunction", "CallCloudCodeInput", "CallCloudCodePayload", "CreateClassInput",
         "CreateClassPayload", "UpdateClassInput", "UpdateClassPayload", "DeleteClassInput", "DeleteClassPayload", "PageInfo",
+        "LiveQueryEvent",
     ]
     private static let reservedQueries: Set<String> = ["health", "viewer", "class", "classes"]
     private static let reservedMutations: Set<String> = ["signUp", "logIn", "logOut", "createFile", "callCloudCode",
@@ -29,13 +30,15 @@ struct ParseGraphQLSchemaBuilder {
         var taken = Set(types.map(\.name)).union(Self.reservedTypeNames).union(["Upload"])
         var queries = [nodeQuery]
         var mutations: [GraphQLFieldDefinition] = []
+        var subscriptions: [GraphQLFieldDefinition] = []
         var classTypes: [String] = []
         // The classes the configuration leaves out are nowhere: a pointer to one reads as an `Object`.
         let classes = ParseClassDirectory(self.classes.classes.filter { config.includes($0.className) })
         for parseClass in classes.classes {
             let parts = ParseClassGraphQLTypes(parseClass: parseClass, classes: classes, config: config.classConfigs[parseClass.className])
             let mutationParts = parts.mutations
-            let newTypes = parts.types + mutationParts.types
+            let live = ParseSubscriptionsGraphQL(parseClass: parseClass)
+            let newTypes = parts.types + mutationParts.types + [live.payloadType]
             guard newTypes.allSatisfy({ !taken.contains($0.name) }) else { continue }
             taken.formUnion(newTypes.map(\.name))
             types += newTypes
@@ -46,6 +49,7 @@ struct ParseGraphQLSchemaBuilder {
             for mutation in mutationParts.fields where !Self.reservedMutations.contains(mutation.name) && !mutations.contains(where: { $0.name == mutation.name }) {
                 mutations.append(mutation)
             }
+            if !subscriptions.contains(where: { $0.name == live.field.name }) { subscriptions.append(live.field) }
         }
         types.append(.union("ArrayResult", description: "Use Inline Fragment on Array to get results: https://graphql.org/learn/queries/#inline-fragments",
                             members: ["Element"] + classTypes, resolveType: { value, schema in
@@ -81,7 +85,11 @@ struct ParseGraphQLSchemaBuilder {
         mutations += schemaMutations.fields
         types.append(.object("Query", description: "Query is the top level type for queries.", fields: queries))
         types.append(.object("Mutation", description: "Mutation is the top level type for mutations.", fields: mutations))
-        return GraphQLSchema(query: "Query", mutation: "Mutation", types: types)
+        guard !subscriptions.isEmpty else { return GraphQLSchema(query: "Query", mutation: "Mutation", types: types) }
+        types.append(ParseSubscriptionsGraphQL.eventEnum)
+        types.append(.object("Subscription", description: "Subscription is the top level type for subscriptions: each class's LiveQuery events, over graphql-transport-ws.",
+                             fields: subscriptions))
+        return GraphQLSchema(query: "Query", mutation: "Mutation", subscription: "Subscription", types: types)
     }
 
     /// Relay's `node(id:)`: any object by its global id.
