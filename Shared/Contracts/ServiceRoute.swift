@@ -1,8 +1,6 @@
-import Contracts
-
 /// Which service owns a Parse route (the path below the mount), as docs/architecture.md divides the data.
-enum ServiceRoute {
-    static func owner(of path: String) -> ServiceName? {
+public enum ServiceRoute {
+    public static func owner(of path: String) -> ServiceName? {
         // The first two segments as substrings, found in the UTF-8 bytes: every request asks, and splitting the
         // whole path into an array of strings cost more than the rest of the decision.
         let slash = UInt8(ascii: "/")

@@ -56,6 +56,19 @@ import Testing
         #expect(!find.identity.isMaster && find.payload.query["count"] == "1")
     }
 
+    @Test func aSchemaThatCannotBeReadAnswers503WithRetryAfter() async throws {
+        let bus = InMemoryBus()
+        bus.serve(.posts, RESTRequest.type, RESTRequest.self) { _ in
+            RESTResponse(status: 503, body: #"{"code":100,"error":"The database is unavailable."}"#)
+        }
+        bus.serve(.cloud, RESTRequest.type, RESTRequest.self) { _ in RESTResponse(status: 200, body: #"{"results":[]}"#) }
+        let response = try await Self.responder(bus).respond(to: Self.graphQL("{ health }"))
+        #expect(response.status == 503)
+        #expect(response.headers["Retry-After"] == "1")
+        #expect(String(decoding: response.body, as: UTF8.self)
+            == #"{"errors":[{"message":"The database is unavailable.","extensions":{"code":100}}]}"#)
+    }
+
     @Test func theKeysAreCheckedBeforeAnything() async throws {
         let bus = InMemoryBus()
         Self.serve(bus)

@@ -69,7 +69,8 @@ public final class Gateway: Sendable {
         http.bodyBudgetExceeded = ParseResponses.error(ParseError(
             .connectionFailed, "Service unavailable: too many large requests at once. Retry later."))
         http.upgradeUpstream = configuration.liveQueryUpstream.map {
-            UpgradeUpstream(host: $0.host, port: $0.port, pathPrefix: configuration.mountPath)
+            // GraphQL subscriptions (graphql-transport-ws) are live's too, at the GraphQL path.
+            UpgradeUpstream(host: $0.host, port: $0.port, pathPrefixes: [configuration.mountPath] + [configuration.graphQLPath].compactMap { $0 })
         }
         server = HTTPServer(configuration: http, responder: responder)
     }

@@ -135,14 +135,7 @@ public struct GatewayConfiguration: Sendable {
             voteFields: VoteRoute.Fields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
         configuration.metricsEnabled = try MetricsSettings.fromEnvironment(env).enabled
-        func graphQLLimit(_ name: String) throws -> Int? {
-            let key = "PARSE_SERVER_REQUEST_COMPLEXITY_" + name
-            let value = try env.int(key, default: -1, in: -1...Int.max)
-            guard value != 0 else { throw ConfigurationError("\(key) must be a positive integer or -1 to disable, got 0") }
-            return value == -1 ? nil : value
-        }
-        configuration.graphQLLimits = GraphQLLimits(maximumDepth: try graphQLLimit("GRAPHQL_DEPTH"),
-                                                    maximumFields: try graphQLLimit("GRAPHQL_FIELDS"))
+        configuration.graphQLLimits = try GraphQLLimits.fromEnvironment(env)
         configuration.graphQLMaximumCalls = try env.int("PARSE_GRAPHQL_MAX_CALLS", default: 1_000, in: 1...1_000_000)
         if try env.bool("PARSE_SERVER_MOUNT_GRAPHQL", default: true) {
             var path = env.string("PARSE_SERVER_GRAPHQL_PATH", default: "/graphql")

@@ -30,18 +30,16 @@ struct GraphQLRequestHandler {
                                             calls: .init(limit: configuration.graphQLMaximumCalls))
         let limits = identity.isMaster || identity.isReadOnlyMaster ? GraphQLLimits.none : configuration.graphQLLimits
         let response = await endpoint.execute(parsed.request, backend: backend, uploads: parsed.uploads, limits: limits) { [self] in
-            async let schemas = masterRead("schemas", owner: .posts, requestId: "\(requestId).schemas", serverURL: serverURL)
-            async let functions = masterRead("cloud_code/functions", owner: .cloud, requestId: "\(requestId).functions",
-                                             serverURL: serverURL)
-            async let config = masterRead("graphql-config", owner: .posts, requestId: "\(requestId).config", serverURL: serverURL)
-            return try await ParseGraphQLInputs(schemas: schemas, functionNames: (functions["results"]?.arrayValue ?? []).compactMap(\.stringValue),
-                                                config: config)
+            try await ParseGraphQLInputs.read { path in
+                try await masterRead(path, requestId: "\(requestId).\(path.prefix { $0 != "/" })", serverURL: serverURL)
+            }
         }
-        return ParseResponses.json(Self.status(of: response), response.jsonText)
+        let status = Self.status(of: response)
+        return ParseResponses.json(status, response.jsonText, extra: status == 503 ? [("Retry-After", "1")] : [])
     }
 
     /// 200 when the document ran; when it could not, 400, or the status of the outage that kept it from running
-    /// (the schema could not be read).
+    /// (the schema could not be read), a 503 with `Retry-After` as REST's.
     static func status(of response: GraphQLResponse) -> Int {
         guard response.data == nil else { return 200 }
         if case .int(let code)? = response.errors.first?.extensions?["code"],
@@ -51,18 +49,19 @@ struct GraphQLRequestHandler {
         return 400
     }
 
-    private func masterRead(_ path: String, owner: ServiceName, requestId: String, serverURL: String) async throws -> JSONValue {
+    private func masterRead(_ path: String, requestId: String, serverURL: String) async throws -> JSONValue {
         let answer: RESTResponse
         do {
+            guard let owner = ServiceRoute.owner(of: path) else { throw ParseError(.internalServerError, "no owner of \(path)") }
             answer = try await client.send(RESTRequest.type, RESTRequest(method: "GET", path: path, query: [:], body: nil, serverURL: serverURL),
                                            to: owner, requestId: requestId, identity: .master, timeout: configuration.requestTimeout,
                                            safeToRunTwice: true)
         } catch {
             throw CallFailure.parseError(error, write: false, call: "graphql schema read", logger: logger)
         }
-        guard answer.status < 400, let json = JSONValue.parse(answer.body) else {
-            throw ParseError(.internalServerError, "Internal server error")
-        }
+        // A service's outage (its database gone: 503, code 100) stays what it is, for the client to retry.
+        if let refusal = answer.refusal { throw refusal }
+        guard let json = JSONValue.parse(answer.body) else { throw ParseError(.internalServerError, "Internal server error") }
         return json
     }
 }
