@@ -57,6 +57,9 @@ enum GraphQLAPI {
         ((connection as? [String: Any])?["edges"] as? [[String: Any]] ?? []).compactMap { $0["node"] as? [String: Any] }
     }
 
+    /// A class's name as its GraphQL get query has it (`Cat` -> `cat`).
+    static func fieldName(_ className: String) -> String { className.prefix(1).lowercased() + className.dropFirst() }
+
     static func globalID(_ className: String, _ objectId: String) -> String {
         Data("\(className):\(objectId)".utf8).base64EncodedString()
     }

@@ -16,14 +16,19 @@ final class LiveQueryClient {
     private var buffered: [UInt8] = []
     /// What the handshake answered: true once upgraded.
     private(set) var opened = false
+    /// The subprotocol the server agreed to, if any.
+    private(set) var subprotocol: String?
 
-    init(raw: Bool = false, url: String = LiveQueryClient.url) throws {
+    /// `subprotocol`: offered in the handshake (`graphql-transport-ws` for GraphQL subscriptions).
+    init(raw: Bool = false, subprotocol: String? = nil, url: String = LiveQueryClient.url) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script] + (raw ? ["--raw"] : []) + [url]
+        process.arguments = ["python3", Self.script] + (raw ? ["--raw"] : []) + (subprotocol.map { ["--subprotocol", $0] } ?? []) + [url]
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        opened = try readLine()["open"] as? Bool ?? false
+        let opening = try readLine()
+        opened = opening["open"] as? Bool ?? false
+        self.subprotocol = opening["subprotocol"] as? String
     }
 
     deinit {

@@ -10,13 +10,29 @@ struct WebSocketHandshakeTests {
     @Test func acceptsTheRFCExample() {
         #expect(WebSocketHandshake.acceptValue(for: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
         let bytes = Self.request() + [0x81]
-        guard case .upgrade(let response, let consumed) = WebSocketHandshake.read(bytes) else {
+        guard case .upgrade(let response, let consumed, _) = WebSocketHandshake.read(bytes) else {
             Issue.record("no upgrade")
             return
         }
         #expect(response.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
         #expect(response.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
         #expect(consumed == bytes.count - 1)
+    }
+
+    @Test func agreesOnGraphQLTransportWSWhenOfferedAndOnNothingElse() {
+        guard case .upgrade(let response, _, let subprotocol) = WebSocketHandshake.read(
+            Self.request("Sec-WebSocket-Protocol: graphql-ws, graphql-transport-ws\r\n")) else {
+            Issue.record("no upgrade")
+            return
+        }
+        #expect(subprotocol == "graphql-transport-ws")
+        #expect(response.contains("Sec-WebSocket-Protocol: graphql-transport-ws\r\n"))
+        guard case .upgrade(let plain, _, let none) = WebSocketHandshake.read(Self.request("Sec-WebSocket-Protocol: chat\r\n")) else {
+            Issue.record("no upgrade")
+            return
+        }
+        #expect(none == nil)
+        #expect(!plain.contains("Sec-WebSocket-Protocol"))
     }
 
     @Test func waitsForTheWholeHead() {

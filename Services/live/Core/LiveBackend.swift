@@ -13,4 +13,7 @@ public protocol LiveBackend: Sendable {
     func triggerKeys() async throws -> Set<TriggerKey>
     /// Runs a trigger in cloud as `identity`; a refusal throws the trigger's `ParseError`.
     func runTrigger(_ run: RunTrigger, identity: Identity) async throws -> TriggerResult
+    /// A Parse REST read (`GET path`) as `identity`, answered by the service that owns the route: what GraphQL
+    /// subscriptions read their schema and their relations with.
+    func read(_ path: String, query: [String: String], identity: Identity) async throws -> RESTResponse
 }

@@ -1,4 +1,6 @@
+import GraphQL
 import Messaging
+import ParseGraphQL
 import Query
 import Runtime
 
@@ -15,6 +17,8 @@ public struct LiveConfiguration: Sendable {
     public var requestTimeout: Duration
     public var limits: SocketLoopLimits
     public var requestComplexity: RequestComplexity
+    /// The bounds on a GraphQL subscription's document (none for the master key), as the gateway's on queries.
+    public var graphQLLimits: GraphQLLimits
 
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> LiveConfiguration {
         let levelName = env.string("PARSE_LOG_LEVEL", default: "info")
@@ -42,6 +46,7 @@ public struct LiveConfiguration: Sendable {
             keptLogLevel: try ScriptLogLevel.kept(env),
             requestTimeout: .milliseconds(try env.int("PARSE_REQUEST_TIMEOUT_MS", default: 10_000, in: 100...600_000)),
             limits: limits,
-            requestComplexity: try RequestComplexity.fromEnvironment(env))
+            requestComplexity: try RequestComplexity.fromEnvironment(env),
+            graphQLLimits: try GraphQLLimits.fromEnvironment(env))
     }
 }

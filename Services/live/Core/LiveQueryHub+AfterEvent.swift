@@ -1,4 +1,6 @@
 import Contracts
+import GraphQL
+import ParseGraphQL
 import ParseWire
 
 /// parse-server's `afterLiveQueryEvent` (`afterEvent`): one call per frame an event would send, which may stop
@@ -92,14 +94,16 @@ extension LiveQueryHub {
     private func send(_ frame: HeldFrame, of event: HeldEvent, answered result: Result<TriggerResult, ParseError>) {
         let client = frame.client, subscription = frame.subscription
         // A subscription ended or a client gone meanwhile gets nothing.
-        guard clients[client.connection] === client, let id = subscription.requestId.numberValue,
-              client.subscriptions[id] === subscription else { return }
+        guard clients[client.connection] === client, client.subscriptions[subscription.requestId] === subscription else { return }
         let answer: [String: JSONValue]
         switch result {
         case .failure(let error):
-            send(client.connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false,
-                                                       requestId: subscription.requestId))
-            return
+            // A GraphQL operation goes on after it, as a LiveQuery subscription does: the refusal is one result.
+            if subscription.graphQL != nil, let id = subscription.requestId.stringValue {
+                return send(client.connection, GraphQLTransportMessages.next(id: id, GraphQLResponse(
+                    data: nil, errors: [ParseGraphQLErrors.reported(error)])))
+            }
+            return refuse(client, requestId: subscription.requestId, error)
         case .success(let triggerResult):
             answer = triggerResult.object?.objectValue ?? [:]
         }
@@ -109,10 +113,13 @@ extension LiveQueryHub {
         var original = answer["original"]?.objectValue ?? event.original
         current["className"] = .string(event.className)
         original?["className"] = .string(event.className)
+        let hidden = event.rules.protectedFields(identity: frame.identity, hasMasterKey: client.hasMasterKey)
+        if subscription.graphQL != nil {
+            return queueGraphQLEvent(subscription, op: op, current: current, original: op == .delete ? nil : original,
+                                     hidden: hidden, identity: frame.identity)
+        }
         var encoded = EncodedObjects(current: current, original: original)
-        let encodedShape = encoded.bytes(keys: subscription.keys,
-                                         hidden: event.rules.protectedFields(identity: frame.identity,
-                                                                             hasMasterKey: client.hasMasterKey))
+        let encodedShape = encoded.bytes(keys: subscription.keys, hidden: hidden)
         send(client.connection, frame: LiveMessages.eventFrame(op, head: subscription.eventHead, object: encodedShape.current,
                                                                original: op == .delete ? nil : encodedShape.original))
     }

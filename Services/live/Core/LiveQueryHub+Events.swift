@@ -123,8 +123,15 @@ extension LiveQueryHub {
                     continue
                 }
             }
+            if let stream = subscription.graphQL, !stream.wants(op) { continue }
             if afterEvent {
                 held.append(HeldFrame(client: client, subscription: subscription, op: op, identity: identity))
+                continue
+            }
+            if subscription.graphQL != nil {
+                let hidden = rules.protectedFields(identity: identity, hasMasterKey: client.hasMasterKey)
+                queueGraphQLEvent(subscription, op: op, current: current, original: deleted ? nil : original, hidden: hidden,
+                                  identity: identity)
                 continue
             }
             let shape = encoded.bytes(keys: subscription.keys,
@@ -140,14 +147,10 @@ extension LiveQueryHub {
     /// with the subscription's request id); the connection and its other subscriptions stay.
     func drop(_ subscription: LiveSubscription, because reason: String) {
         let client = subscription.client
-        if let id = subscription.requestId.numberValue, client.subscriptions[id] === subscription {
-            client.subscriptions[id] = nil
-        }
+        if client.subscriptions[subscription.requestId] === subscription { client.subscriptions[subscription.requestId] = nil }
         remove(subscription)
         logger.info("subscription dropped", ["class": subscription.className, "reason": reason])
-        send(client.connection, LiveMessages.error(code: ParseError.Code.invalidQuery.rawValue,
-                                                   "The subscription is dropped: \(reason).", reconnect: false,
-                                                   requestId: subscription.requestId))
+        refuse(client, requestId: subscription.requestId, ParseError(.invalidQuery, "The subscription is dropped: \(reason)."))
     }
 }
 

@@ -1,12 +1,15 @@
 import Contracts
 import Foundation
+import GraphQL
+import ParseGraphQL
 import ParseWire
 import Query
 import Runtime
 import Synchronization
 
 /// The LiveQuery protocol over the loop's connections: `connect`, `subscribe`, `update`, `unsubscribe`, and the
-/// events fanned out to matching subscriptions. Subscriptions are indexed by class, so an event costs the
+/// events fanned out to matching subscriptions; and GraphQL subscriptions over graphql-transport-ws, the same
+/// subscriptions with their events executed as GraphQL operations (`LiveQueryHub+GraphQL`). Subscriptions are indexed by class, so an event costs the
 /// subscriptions of its class only. Runs on a thread of its own (`queue`: the loop's reports, the events and every
 /// asynchronous answer are queued there), which is why it needs no lock; the frames it makes go to the loop thread
 /// together at the end of each piece of work. Matching never runs on the loop thread, so a costly match delays the
@@ -38,23 +41,36 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     /// Events of classes with an `afterEvent` trigger waiting for the one before them (`LiveQueryHub+AfterEvent`).
     var afterEventBacklog: [String: [HeldEvent]] = [:]
     var afterEventBusy: Set<String> = []
+    /// The GraphQL schema and its reads, for subscriptions over graphql-transport-ws.
+    let graphQL: ParseGraphQLEndpoint
+    let graphQLLimits: GraphQLLimits
+    /// Connections that agreed on graphql-transport-ws, those that sent `connection_init`, and the subscribe ids
+    /// whose operation is being checked.
+    var graphQLSockets: Set<UInt64> = []
+    var graphQLInitialised: Set<UInt64> = []
+    var graphQLPreparing: [UInt64: Set<String>] = [:]
+    /// GraphQL subscriptions made so far: each one's serial number.
+    var graphQLStreams: UInt64 = 0
     /// The calls to auth, posts and cloud under way, each answered back on the hub's thread.
     let backendCalls = OwnedTasks("live backend calls")
     /// The hub's thread: every piece of state above is touched on it alone.
     private let queue = DispatchQueue(label: "live-hub")
-    /// Frames made by the piece of work under way, sent when it ends.
+    /// Frames made by the piece of work under way, sent when it ends, then the connections it closes.
     private var outgoing: [(connection: UInt64, frame: [UInt8])] = []
+    private var closing: [(connection: UInt64, code: WebSocketCloseCode, reason: String)] = []
     /// Events received and not yet handled. Past `maxPendingEvents`, new ones are dropped (and logged): a hub held
     /// up cannot grow the process without bound, and subscribers would rather miss a moment than lag ever more.
     private let pendingEvents = Atomic<Int>(0)
     static let maxPendingEvents = 100_000
 
     public init(loop: SocketLoop, backend: any LiveBackend, keys: LiveKeys, limits: RequestComplexity = .unlimited,
-                logger: Logger) {
+                graphQLLimits: GraphQLLimits = .none, logger: Logger) {
         self.loop = loop
         self.backend = backend
         self.keys = keys
         self.limits = limits
+        self.graphQLLimits = graphQLLimits
+        graphQL = ParseGraphQLEndpoint()
         self.logger = logger
     }
 
@@ -84,16 +100,23 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     func onHub(_ work: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             work()
-            guard !outgoing.isEmpty else { return }
-            let frames = outgoing, loop = self.loop
+            guard !outgoing.isEmpty || !closing.isEmpty else { return }
+            let frames = outgoing, closes = closing, loop = self.loop
             outgoing = []
-            loop.post { for frame in frames { loop.send(frame.connection, frame: frame.frame) } }
+            closing = []
+            loop.post {
+                for frame in frames { loop.send(frame.connection, frame: frame.frame) }
+                for close in closes { loop.close(close.connection, close.code, reason: close.reason) }
+            }
         }
     }
 
     // MARK: SocketLoopDelegate
 
-    public func socketOpened(_ connection: UInt64) {}
+    public func socketOpened(_ connection: UInt64, subprotocol: String?) {
+        guard subprotocol == WebSocketHandshake.graphQLTransportWS else { return }
+        onHub { [self] in graphQLSockets.insert(connection) }
+    }
 
     public func socketClosed(_ connection: UInt64) {
         onHub { [self] in closed(connection) }
@@ -105,12 +128,16 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
 
     private func closed(_ connection: UInt64) {
         connecting.remove(connection)
+        graphQLSockets.remove(connection)
+        graphQLInitialised.remove(connection)
+        graphQLPreparing[connection] = nil
         guard let client = clients.removeValue(forKey: connection) else { return }
         for subscription in client.subscriptions.values { remove(subscription) }
         if let token = client.sessionToken { sessions.release(token) }
     }
 
     private func received(_ connection: UInt64, text: String) {
+        if graphQLSockets.contains(connection) { return receivedGraphQL(connection, text: text) }
         guard let message = JSONValue.parse(text) else {
             // parse-server drops a message that is not JSON without a word; an answer tells the developer why.
             send(connection, LiveMessages.error(code: 1, "Invalid JSON", reconnect: true, requestId: nil))
@@ -119,7 +146,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
         switch LiveRequestSchema.validate(message) {
         case .failure(let reason):
             send(connection, LiveMessages.error(code: 1, reason, reconnect: true, requestId: nil))
-        case .success("connect"): handleConnect(connection, message)
+        case .success("connect"): handleConnect(connection, (message.objectValue ?? [:]).compactMapValues(\.stringValue))
         case .success("unsubscribe"): handleUnsubscribe(connection, message, notify: true)
         case .success("update"):
             handleUnsubscribe(connection, message, notify: false)
@@ -135,18 +162,23 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     /// Queues a frame already made (`LiveMessages.eventFrame`).
     func send(_ connection: UInt64, frame: [UInt8]) { outgoing.append((connection, frame)) }
 
+    /// Closes the connection once the frames queued before have left.
+    func close(_ connection: UInt64, _ code: WebSocketCloseCode, reason: String) { closing.append((connection, code, reason)) }
+
     // MARK: operations
 
-    private func handleConnect(_ connection: UInt64, _ message: JSONValue) {
-        let fields = (message.objectValue ?? [:]).compactMapValues(\.stringValue)
+    /// `fields`: `connect`'s (or those GraphQL's `connection_init` gave, by the same names).
+    func handleConnect(_ connection: UInt64, _ fields: [String: String]) {
+        let speaksGraphQL = graphQLSockets.contains(connection)
         guard keys.accepts(fields) else {
+            if speaksGraphQL { return close(connection, .forbidden, reason: "Forbidden: the keys are not valid") }
             send(connection, LiveMessages.error(code: 4, "Key in request is not valid", reconnect: true, requestId: nil))
             return
         }
-        closed(connection)
+        if !speaksGraphQL { closed(connection) }
         let client = LiveClient(connection: connection, clientId: UUID().uuidString.lowercased(),
                                 hasMasterKey: keys.hasMasterKey(fields), sessionToken: fields["sessionToken"],
-                                installationId: fields["installationId"])
+                                installationId: fields["installationId"], speaksGraphQL: speaksGraphQL)
         guard hasTrigger(.beforeConnect, on: TriggerName.connectClassName) else { return accept(client) }
         connecting.insert(connection)
         var details: [String: JSONValue] = [
@@ -162,6 +194,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
                 guard connecting.remove(connection) != nil else { return }
                 switch result {
                 case .success: accept(client)
+                case .failure(let error) where speaksGraphQL: close(connection, .forbidden, reason: error.message)
                 case .failure(let error):
                     send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false, requestId: nil))
                 }
@@ -172,6 +205,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     private func accept(_ client: LiveClient) {
         clients[client.connection] = client
         if let token = client.sessionToken { sessions.retain(token) }
+        if client.speaksGraphQL { return send(client.connection, GraphQLTransportMessages.connectionAck) }
         send(client.connection, LiveMessages.event("connected", clientId: client.clientId, installationId: client.installationId))
     }
 
@@ -197,15 +231,23 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             return
         }
         let token = message["sessionToken"]?.stringValue ?? client.sessionToken
+        guard requestId.numberValue != nil else { return }
+        admit(client, requestId: requestId, className: className, query: query, matcher: matcher, token: token)
+    }
+
+    /// What a subscription passes before it is added, LiveQuery's and GraphQL's alike: the session (`_Session` needs
+    /// one), the class's permissions read, and the beforeSubscribe trigger, whose query replaces the client's.
+    func admit(_ client: LiveClient, requestId: JSONValue, className: String, query: JSONValue, matcher: WhereMatcher,
+               token: String?, graphQL: GraphQLEventStream? = nil) {
+        let connection = client.connection
         withSession(token) { [self] identity in withRules(className) { [self] _ in
-            guard clients[connection] === client, requestId.numberValue != nil else { return }
+            guard clients[connection] === client else { return }
             if className == "_Session" && identity?.userId == nil && !client.hasMasterKey {
-                send(connection, LiveMessages.error(code: ParseError.Code.invalidSessionToken.rawValue, "Invalid session token",
-                                                    reconnect: false, requestId: requestId))
-                return
+                return refuse(client, requestId: requestId, ParseError(.invalidSessionToken, "Invalid session token"))
             }
             guard hasTrigger(.beforeSubscribe, on: className) else {
-                return subscribe(client, requestId: requestId, className: className, query: query, matcher: matcher, token: token)
+                return subscribe(client, requestId: requestId, className: className, query: query, matcher: matcher, token: token,
+                                 graphQL: graphQL)
             }
             var details: [String: JSONValue] = ["requestId": requestId, "useMasterKey": .bool(client.hasMasterKey)]
             if let installationId = client.installationId { details["installationId"] = .string(installationId) }
@@ -225,30 +267,43 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
                     let changedMatcher = answered["where"] == query["where"]
                         ? matcher : try WhereMatcher(answered["where"]?.objectValue ?? [:])
                     subscribe(client, requestId: requestId, className: className, query: answered, matcher: changedMatcher,
-                              token: token)
+                              token: token, graphQL: graphQL)
                 } catch {
-                    send(connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false,
-                                                        requestId: requestId))
+                    refuse(client, requestId: requestId, error)
                 }
             }
         } }
     }
 
+    /// A subscription not made, told in the client's protocol: LiveQuery's `error` with the request id, or
+    /// GraphQL's `error` for the operation.
+    func refuse(_ client: LiveClient, requestId: JSONValue, _ error: ParseError) {
+        if client.speaksGraphQL, let id = requestId.stringValue {
+            graphQLPreparing[client.connection]?.remove(id)
+            return send(client.connection, GraphQLTransportMessages.error(id: id, [ParseGraphQLErrors.reported(error)]))
+        }
+        send(client.connection, LiveMessages.error(code: error.code.rawValue, error.message, reconnect: false, requestId: requestId))
+    }
+
     /// Adds the subscription (replacing one with the same request id) and answers `subscribed`.
     private func subscribe(_ client: LiveClient, requestId: JSONValue, className: String, query: JSONValue,
-                           matcher: WhereMatcher, token: String?) {
-        guard let id = requestId.numberValue else { return }
+                           matcher: WhereMatcher, token: String?, graphQL: GraphQLEventStream?) {
+        // A GraphQL subscription completed while it was being admitted is not added.
+        if graphQL != nil, let id = requestId.stringValue, graphQLPreparing[client.connection]?.remove(id) == nil { return }
         let keys = (query["keys"] ?? query["fields"])?.arrayValue?.compactMap(\.stringValue)
         let watch = query["watch"]?.arrayValue?.compactMap(\.stringValue)
-        if let previous = client.subscriptions[id] { remove(previous) }
+        if let previous = client.subscriptions[requestId] { remove(previous) }
         // parse-server checks `get` for a query on one objectId alone, `find` otherwise.
         let whereClause = query["where"]?.objectValue ?? [:]
         let operation = whereClause.count == 1 && whereClause["objectId"]?.stringValue != nil ? "get" : "find"
         let subscription = LiveSubscription(client: client, requestId: requestId, className: className, matcher: matcher,
-                                            keys: keys, watch: watch, sessionToken: token, operation: operation)
-        client.subscriptions[id] = subscription
+                                            keys: keys, watch: watch, sessionToken: token, operation: operation,
+                                            graphQL: graphQL)
+        client.subscriptions[requestId] = subscription
         byClass[className, default: [:]][ObjectIdentifier(subscription)] = subscription
         if let token { sessions.retain(token) }
+        // graphql-transport-ws has no answer to `subscribe` but the events.
+        guard !client.speaksGraphQL else { return }
         send(client.connection, LiveMessages.event("subscribed", clientId: client.clientId, installationId: client.installationId,
                                                    requestId: requestId))
     }
@@ -261,7 +316,7 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
             return
         }
         let requestId = message["requestId"] ?? .null
-        guard let id = requestId.numberValue, let subscription = client.subscriptions.removeValue(forKey: id) else {
+        guard requestId.numberValue != nil, let subscription = client.subscriptions.removeValue(forKey: requestId) else {
             guard notify else { return }
             send(connection, LiveMessages.error(
                 code: 2, "Cannot find subscription with clientId \(client.clientId) subscriptionId \(requestId.compactText)."

@@ -33,7 +33,8 @@ public enum LiveService {
         scriptLogs.start()
         let loop = SocketLoop(limits: configuration.limits, logger: logger)
         let hub = LiveQueryHub(loop: loop, backend: MessagingLiveBackend(client: calls, timeout: configuration.requestTimeout),
-                               keys: configuration.keys, limits: configuration.requestComplexity, logger: logger)
+                               keys: configuration.keys, limits: configuration.requestComplexity,
+                               graphQLLimits: configuration.graphQLLimits, logger: logger)
         loop.delegate = hub
         let events = eventConnection(configuration, hub: hub, logger: logger)
         do {

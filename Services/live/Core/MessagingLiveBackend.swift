@@ -3,7 +3,7 @@ import Foundation
 import Messaging
 import ParseWire
 
-/// The hub's questions as commands: `session.resolve.v1` to auth, a master-key `rest.v1` read to posts.
+/// The hub's questions as commands: `session.resolve.v1` to auth, `rest.v1` reads to the route's owner.
 struct MessagingLiveBackend: LiveBackend {
     let client: RPCClient
     let timeout: Duration
@@ -36,11 +36,15 @@ struct MessagingLiveBackend: LiveBackend {
                               identity: identity, timeout: timeout)
     }
 
+    func read(_ path: String, query: [String: String], identity: Identity) async throws -> RESTResponse {
+        guard let owner = ServiceRoute.owner(of: path) else { throw ParseError(.invalidJSON, "cannot route \(path)") }
+        let request = RESTRequest(method: "GET", path: path, query: query, body: nil, serverURL: "http://127.0.0.1/parse")
+        return try await client.send(RESTRequest.type, request, to: owner, requestId: UUID().uuidString.lowercased(),
+                                     identity: identity, timeout: timeout, safeToRunTwice: true)
+    }
+
     private func read(_ path: String) async throws -> [String: JSONValue]? {
-        let request = RESTRequest(method: "GET", path: path, query: [:], body: nil, serverURL: "http://127.0.0.1/parse")
-        let response: RESTResponse = try await client.send(RESTRequest.type, request, to: .posts,
-                                                           requestId: UUID().uuidString.lowercased(),
-                                                           identity: .master, timeout: timeout)
+        let response = try await read(path, query: [:], identity: .master)
         guard response.status == 200 else { return nil }
         return JSONValue.parse(response.body)?.objectValue
     }

@@ -170,13 +170,13 @@ public final class SocketLoop: @unchecked Sendable {
                 connection.state = .closing
                 connection.closeDeadline = .now + limits.closeGrace
                 dirty.insert(connection.id)
-            case .upgrade(let response, let consumed):
+            case .upgrade(let response, let consumed, let subprotocol):
                 connection.queue(Array(response.utf8))
                 connection.state = .open
                 dirty.insert(connection.id)
                 let rest = connection.handshakeBytes[consumed...]
                 connection.handshakeBytes = []
-                delegate?.socketOpened(connection.id)
+                delegate?.socketOpened(connection.id, subprotocol: subprotocol)
                 if !rest.isEmpty { frames(connection, rest) }
             }
         case .open:

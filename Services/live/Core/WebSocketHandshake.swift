@@ -7,12 +7,15 @@ import Foundation
 public enum WebSocketHandshake {
     public static let maximumHeadSize = 8_192
     static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+    /// The GraphQL over WebSocket protocol (github.com/enisdenjo/graphql-ws), for GraphQL subscriptions.
+    public static let graphQLTransportWS = "graphql-transport-ws"
 
     public enum Outcome: Equatable, Sendable {
         /// More bytes are needed.
         case incomplete
-        /// The 101 answer to send; `consumed` bytes of the input were the request head (what follows is frames).
-        case upgrade(response: String, consumed: Int)
+        /// The 101 answer to send; `consumed` bytes of the input were the request head (what follows is frames);
+        /// `subprotocol` the one agreed (`Sec-WebSocket-Protocol`), nil for LiveQuery's own.
+        case upgrade(response: String, consumed: Int, subprotocol: String?)
         /// An HTTP answer after which the connection is closed.
         case reject(response: String)
     }
@@ -47,9 +50,13 @@ public enum WebSocketHandshake {
         guard headers["sec-websocket-version"] == "13" else {
             return .reject(response: answer(426, "Upgrade Required", extraHeaders: "Sec-WebSocket-Version: 13\r\n"))
         }
+        // LiveQuery clients ask for no subprotocol; GraphQL clients for graphql-transport-ws. A client that offers
+        // only others is answered without one, as RFC 6455 has it, and closes if it cannot do without.
+        let subprotocol = tokens(headers["sec-websocket-protocol"]).contains(graphQLTransportWS) ? graphQLTransportWS : nil
         let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(acceptValue(for: key))\r\n\r\n"
-        return .upgrade(response: response, consumed: end + 4)
+            + "Sec-WebSocket-Accept: \(acceptValue(for: key))\r\n"
+            + (subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "") + "\r\n"
+        return .upgrade(response: response, consumed: end + 4, subprotocol: subprotocol)
     }
 
     /// SHA-1 of the key and the protocol's GUID, in base64.

@@ -2,6 +2,7 @@
 """A WebSocket client the LiveQuery tests drive line by line over stdin/stdout.
 
     live_client.py URL          a client of PyPI's `websockets` (what a real SDK does: masking, ping/pong, close)
+    live_client.py --subprotocol NAME URL   the same, offering that subprotocol (graphql-transport-ws)
     live_client.py --raw URL    a bare socket after a hand-made handshake, to send broken frames or to read nothing
 
 Commands, one per line; every command answers one JSON line:
@@ -25,12 +26,13 @@ def answer(value):
     sys.stdout.flush()
 
 
-def run_library(url):
+def run_library(url, subprotocol=None):
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    with connect(url, open_timeout=10, max_size=None, compression=None) as ws:
-        answer({"open": True})
+    with connect(url, open_timeout=10, max_size=None, compression=None,
+                 subprotocols=[subprotocol] if subprotocol else None) as ws:
+        answer({"open": True, "subprotocol": ws.subprotocol})
         serve(ws, ConnectionClosed)
 
 
@@ -127,5 +129,7 @@ def run_raw(url):
 if __name__ == "__main__":
     if sys.argv[1] == "--raw":
         run_raw(sys.argv[2])
+    elif sys.argv[1] == "--subprotocol":
+        run_library(sys.argv[3], subprotocol=sys.argv[2])
     else:
         run_library(sys.argv[1])
