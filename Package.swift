@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
                                                      "TestDoubles", "Metrics", "CCrypt"],
                     path: "Tests/GatewayTests"),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase", "Contracts",
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase", "Contracts", "Messaging",
                                                        "ParseWire"],
                     path: "Tests/ServiceKitTests"),
         .testTarget(name: "SystemTests", dependencies: ["GatewayCore", "AuthCore", "PostsCore", "VotesCore", "FilesCore", "ServiceKit",

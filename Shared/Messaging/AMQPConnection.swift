@@ -54,9 +54,19 @@ public final class AMQPConnection: Sendable {
         guard !messages.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             precondition(options.confirmsPublishes, "publishConfirmed needs Options.confirmsPublishes")
-            mailbox.enqueueWhileConnected(.publishConfirmed(messages, continuation)) {
+            mailbox.enqueueWhileConnected(.publishConfirmed(messages, ConfirmWaiter { continuation.resume(with: $0) })) {
                 continuation.resume(throwing: MessagingError.unavailable)
             }
+        }
+    }
+
+    /// The same without waiting: the messages are handed to the connection's thread at once, and `settled` is called
+    /// there when the broker has confirmed them all (or at once, with the error, when they cannot be sent).
+    public func publishConfirmed(_ messages: [OutgoingMessage], settled: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        guard !messages.isEmpty else { return settled(.success(())) }
+        precondition(options.confirmsPublishes, "publishConfirmed needs Options.confirmsPublishes")
+        mailbox.enqueueWhileConnected(.publishConfirmed(messages, ConfirmWaiter(settled))) {
+            settled(.failure(MessagingError.unavailable))
         }
     }
 

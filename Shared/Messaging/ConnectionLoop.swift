@@ -4,7 +4,7 @@ import Dispatch
 /// the work other threads queued, reads what the broker sent, and reports both to `AMQPConnectionState`, doing
 /// what that decides (connect where, pause how long, fail what). It keeps no bookkeeping of its own.
 final class ConnectionLoop {
-    typealias State = AMQPConnectionState<CheckedContinuation<Delivery, any Error>, CheckedContinuation<Void, any Error>>
+    typealias State = AMQPConnectionState<CheckedContinuation<Delivery, any Error>, ConfirmWaiter>
 
     let connection: AMQPConnection
     let mailbox: ConnectionMailbox

@@ -5,7 +5,7 @@ enum ConnectionOperation: Sendable {
     case publish(OutgoingMessage)
     /// A request whose reply resumes the call; `message.correlationId` is set.
     case call(OutgoingMessage, PendingCall)
-    case publishConfirmed([OutgoingMessage], CheckedContinuation<Void, any Error>)
+    case publishConfirmed([OutgoingMessage], ConfirmWaiter)
     case ack(tag: UInt64, generation: Int)
     case reject(tag: UInt64, generation: Int, requeue: Bool)
     case cancelConsumers(CheckedContinuation<Void, Never>)

@@ -45,12 +45,28 @@ public final class EventPublisher: Sendable {
     }
 
     public func publish(encoded events: [EncodedEvent]) async throws {
-        let messages = events.map { event in
+        try await connection.publishConfirmed(messages(events))
+        Self.count(events)
+    }
+
+    /// The same handed to the connection's thread at once, without waiting: `settled` is called there once the broker
+    /// has confirmed them (or has not).
+    public func publishNow(encoded events: [EncodedEvent], settled: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        connection.publishConfirmed(messages(events)) { result in
+            if case .success = result { Self.count(events) }
+            settled(result)
+        }
+    }
+
+    private func messages(_ events: [EncodedEvent]) -> [OutgoingMessage] {
+        events.map { event in
             OutgoingMessage(exchange: exchange, routingKey: event.routingKey, body: event.body,
                             contentType: CloudEvent<Empty>.contentType, messageId: event.id, type: event.type,
                             persistent: true)
         }
-        try await connection.publishConfirmed(messages)
+    }
+
+    private static func count(_ events: [EncodedEvent]) {
         guard MetricsSwitch.isOn else { return }
         for event in events { MessagingMetrics.eventsPublished.labels(event.type).increment() }
     }

@@ -8,3 +8,11 @@ public protocol EventSink: Sendable {
 }
 
 extension EventPublisher: EventSink {}
+
+/// A sink that also takes events without its caller waiting (`EventPublisher.publishNow`): an outbox whose writer
+/// hands it the events of a commit the moment it commits (`OutboxLane`).
+public protocol ImmediateEventSink: EventSink {
+    func publishNow(encoded events: [EventPublisher.EncodedEvent], settled: @escaping @Sendable (Result<Void, any Error>) -> Void)
+}
+
+extension EventPublisher: ImmediateEventSink {}

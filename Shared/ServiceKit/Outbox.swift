@@ -1,4 +1,5 @@
 import Contracts
+import Messaging
 import ParseWire
 import Runtime
 import Storage
@@ -19,16 +20,25 @@ public enum Outbox {
         // The messages' own coder, cheaper than Foundation's; the column is jsonb, which keeps the
         // value, not the text.
         let payload = String(decoding: try JSONValueEncoder().encode(event), as: UTF8.self)
-        try await add(json: payload, id: event.id, routingKey: routingKey, on: connection)
+        try await add(json: payload, id: event.id, type: event.type, routingKey: routingKey, on: connection)
     }
 
-    /// The same for an event already written as CloudEvents JSON (`id` is its id), for a caller that writes many
-    /// large ones and makes their text faster than Foundation's encoder.
-    public static func add(json: String, id: String, routingKey: String, on connection: PostgresConnection) async throws {
+    /// The same for an event already written as JSON (`id` is its id, `type` the message's type), for a caller that
+    /// makes its text itself. With this process's relay running over the connection's database, the writer hands
+    /// the event to the broker itself the moment its transaction commits (`OutboxLane`); else the relay is woken.
+    public static func add(json: String, id: String, type: String, routingKey: String,
+                           on connection: PostgresConnection) async throws {
         // Nothing in the transaction reads the row back: it goes with COMMIT, in its round trip.
+        guard let lane = OutboxLanes.shared.lane(for: connection.poolID) else {
+            try await connection.sendWithCommit(PostgresStatement(
+                "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)", [id, routingKey, json]))
+            return wakeRelay(afterCommitOf: connection)
+        }
         try await connection.sendWithCommit(PostgresStatement(
-            "INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1::uuid, $2, $3::jsonb)", [id, routingKey, json]))
-        wakeRelay(afterCommitOf: connection)
+            "INSERT INTO outbox (event_id, routing_key, payload, claimed_until) VALUES ($1::uuid, $2, $3::jsonb, now() + $4::interval)",
+            [id, routingKey, json, OutboxLane.claim]))
+        let event = EventPublisher.EncodedEvent(id: id, type: type, routingKey: routingKey, body: Array(json.utf8))
+        connection.afterCommit { lane.send(event) }
     }
 
     /// Has this process's relay publish once the transaction under way on `connection` commits: for a caller that

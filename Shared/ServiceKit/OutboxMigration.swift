@@ -14,4 +14,13 @@ public enum OutboxMigration {
         );
         CREATE INDEX IF NOT EXISTS outbox_unpublished ON outbox (id) WHERE published_at IS NULL;
         """)
+
+    /// `claimed_until`: a row its writing process publishes itself right after its commit (`OutboxLane`); relays
+    /// leave it alone until then. Each service places it at its own next version.
+    public static func claims(version: Int) -> Migration {
+        Migration(version: version, name: "outbox claims", sql: "ALTER TABLE outbox ADD COLUMN IF NOT EXISTS claimed_until timestamptz")
+    }
+
+    /// Both, for a database that holds an outbox and nothing else (tests).
+    public static let all = [migration, claims(version: 2)]
 }

@@ -4,7 +4,8 @@ import Runtime
 import Storage
 
 /// Publishes committed outbox rows to the events exchange with publisher confirms, a batch at a time, and marks
-/// them published only after the broker confirmed them: at-least-once, never lost. Replicas share the work
+/// them published only after the broker confirmed them: at-least-once, never lost. Rows its own process's writers
+/// published themselves (`OutboxLane`) it only marks. Replicas share the work
 /// (`FOR UPDATE SKIP LOCKED`); consumers dedupe by event id. Published rows are kept for `retention` (to look
 /// at what was sent), then deleted while the relay has nothing to publish, so the table does not grow with
 /// every event ever written. With no retention a row is deleted as it is confirmed, which costs PostgreSQL far
@@ -19,7 +20,11 @@ public final class OutboxRelay: Sendable {
 
     /// Takes (marks published, or deletes) the next `$1` unpublished rows and returns them.
     static func batchSQL(deleting: Bool) -> String {
-        let next = "SELECT id FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED"
+        // A row claimed by its writer (`OutboxLane`) is left to it until the claim runs out.
+        let next = """
+            SELECT id FROM outbox WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+            ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+            """
         return """
             \(deleting ? "DELETE FROM outbox AS o" : "UPDATE outbox AS o SET published_at = now()")
             WHERE o.id = ANY(ARRAY(\(next)))
@@ -47,39 +52,80 @@ public final class OutboxRelay: Sendable {
         self.retention = retention
     }
 
-    /// Runs until the task is cancelled.
+    /// Runs until the task is cancelled. With a sink that takes events at once, the process's writers publish their
+    /// own events as they commit (`OutboxLane`) and the relay marks the rows the broker confirmed; it reads the table
+    /// for rows only when told some were written without the lane (`OutboxWake.rowsGeneration`), and at every poll,
+    /// for what another process left.
     public func run() async {
+        let lane = (publisher as? any ImmediateEventSink).map(OutboxLane.init)
+        if let lane { OutboxLanes.shared.open(lane, for: pool.id) }
         let clock = ContinuousClock()
         var lastPrune = clock.now
+        var rowsRead: UInt64?
+        var polled = true
         while !Task.isCancelled {
-            let batchStarted = clock.now
-            let published: Int
-            do {
-                published = try await relayBatch()
-            } catch {
-                logger.warning("outbox relay could not publish; retrying", ["error": "\(error)"])
-                published = 0
-                try? await Task.sleep(for: .seconds(1))
-            }
-            // A batch that was not full took every row committed before it: the rows committed since have woken
-            // the relay again (`OutboxWake`), so looking at once would mostly find nothing, for a statement.
-            guard published < batchSize else { continue }
-            if retention > .zero, clock.now - lastPrune >= Self.pruneInterval {
-                lastPrune = clock.now
-                do {
-                    let deleted = try await Self.prune(pool, olderThan: retention)
-                    if deleted > 0 { logger.info("outbox: deleted published events past their retention", ["rows": "\(deleted)"]) }
-                } catch {
-                    logger.warning("outbox relay could not delete old published events", ["error": "\(error)"])
+            let roundStarted = clock.now
+            if let lane { await mark(lane) }
+            let rows = OutboxWake.shared.rowsGeneration
+            if lane == nil || polled || rows != rowsRead {
+                rowsRead = rows
+                // A full batch may have left more: read again at once.
+                if await publishBatch() == batchSize { continue }
+                if retention > .zero, clock.now - lastPrune >= Self.pruneInterval {
+                    lastPrune = clock.now
+                    await prune()
                 }
             }
-            // Woken by a commit soon after the last batch began, it waits for the rest of `minimumGap`: under a
-            // stream of commits, one batch for many of them costs the publisher and the database far less than
-            // one each, for a delay far below the poll's. An event after a quiet moment leaves at once.
-            if await OutboxWake.shared.wait(atMost: .milliseconds(100)) {
-                try? await Task.sleep(until: batchStarted + Self.minimumGap)
-            }
+            // Woken soon after the last round began, it waits for the rest of `minimumGap`: under a stream of
+            // commits, one round for many of them costs the publisher and the database far less than one each, for
+            // a delay far below the poll's. A round after a quiet moment starts at once.
+            polled = !(await OutboxWake.shared.wait(atMost: .milliseconds(100)))
+            if !polled { try? await Task.sleep(until: roundStarted + Self.minimumGap) }
         }
+        if let lane {
+            OutboxLanes.shared.close(for: pool.id)
+            await mark(lane)
+        }
+    }
+
+    /// One batch of rows read and published; how many.
+    private func publishBatch() async -> Int {
+        do {
+            return try await relayBatch()
+        } catch {
+            logger.warning("outbox relay could not publish; retrying", ["error": "\(error)"])
+            try? await Task.sleep(for: .seconds(1))
+            return 0
+        }
+    }
+
+    private func prune() async {
+        do {
+            let deleted = try await Self.prune(pool, olderThan: retention)
+            if deleted > 0 { logger.info("outbox: deleted published events past their retention", ["rows": "\(deleted)"]) }
+        } catch {
+            logger.warning("outbox relay could not delete old published events", ["error": "\(error)"])
+        }
+    }
+
+    /// Marks published (or deletes) the rows of the events the lane's broker confirmed. A mark that fails is tried
+    /// again next round; until it succeeds the rows stay claimed, and past their claim a relay publishes them again.
+    func mark(_ lane: OutboxLane) async {
+        let ids = lane.takeConfirmed()
+        guard !ids.isEmpty else { return }
+        do {
+            _ = try await pool.query(Self.markSQL(deleting: retention == .zero), ["{" + ids.joined(separator: ",") + "}"])
+        } catch {
+            logger.warning("outbox relay could not mark published events; retrying", ["error": "\(error)"])
+            lane.giveBack(ids)
+        }
+    }
+
+    /// Marks published (or deletes) the rows of the events `$1` (a uuid array) that are not yet.
+    static func markSQL(deleting: Bool) -> String {
+        deleting
+            ? "DELETE FROM outbox WHERE event_id = ANY($1::uuid[]) AND published_at IS NULL"
+            : "UPDATE outbox SET published_at = now(), claimed_until = NULL WHERE event_id = ANY($1::uuid[]) AND published_at IS NULL"
     }
 
     /// Deletes the rows published longer than `age` ago, at most `pruneBatch` per statement and ten statements a

@@ -3,11 +3,14 @@ import Synchronization
 /// Wakes the process's outbox relay when a transaction that wrote to the outbox has committed, so its events leave
 /// at once instead of at the relay's next poll; the poll stays, for rows another process wrote and left behind.
 /// A signal with nobody waiting is kept for the next wait, so one that comes while the relay is busy is not lost.
+/// A signal says whether there may be rows to read (`rowsGeneration` moves) or only confirmed rows to mark
+/// (`OutboxLane`), so a relay reads the table only when something may be waiting there.
 final class OutboxWake: Sendable {
     static let shared = OutboxWake()
 
     private struct State {
         var pending = false
+        var rowsGeneration: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextWaiter: UInt64 = 0
     }
@@ -16,8 +19,12 @@ final class OutboxWake: Sendable {
 
     init() {}
 
-    func signal() {
+    /// Moves with every signal of rows: a relay that saw it move since its last read reads again.
+    var rowsGeneration: UInt64 { state.withLock { $0.rowsGeneration } }
+
+    func signal(rows: Bool = true) {
         let waiters = state.withLock { state in
+            if rows { state.rowsGeneration &+= 1 }
             guard !state.waiters.isEmpty else {
                 state.pending = true
                 return [CheckedContinuation<Bool, Never>]()

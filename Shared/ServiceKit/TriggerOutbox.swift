@@ -23,6 +23,7 @@ public enum TriggerOutbox {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(command), as: UTF8.self)
-        try await Outbox.add(json: json, id: id, routingKey: routingKey(trigger.key, service: service), on: connection)
+        try await Outbox.add(json: json, id: id, type: RunTrigger.type, routingKey: routingKey(trigger.key, service: service),
+                             on: connection)
     }
 }

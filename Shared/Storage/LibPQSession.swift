@@ -36,6 +36,9 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         parameters.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
     }
 
+    /// The pool the session belongs to, by its watchdog (each pool has one; a connection alone its own).
+    var poolID: ObjectIdentifier { ObjectIdentifier(watchdog) }
+
     init(parameters: ConnectionParameters, watchdog: StatementWatchdog) {
         self.parameters = parameters
         self.watchdog = watchdog

@@ -37,6 +37,9 @@ public final class PostgresConnection: Sendable {
     /// Whether the session was inside a transaction after its last statement.
     var isInTransaction: Bool { transactionFlag.load(ordering: .acquiring) }
 
+    /// The `PostgresPool.id` of the pool the connection belongs to (for a connection alone, an identity of its own).
+    public var poolID: ObjectIdentifier { session.poolID }
+
     private init(session: LibPQSession) {
         self.session = session
         self.queue = DispatchQueue(label: "storage.postgres.connection")

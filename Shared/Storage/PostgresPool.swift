@@ -30,6 +30,9 @@ public actor PostgresPool {
     /// Cancels its connections' statements that outlive their deadline.
     private let watchdog = StatementWatchdog()
 
+    /// Tells this pool from any other: what its connections give as their `poolID`.
+    public nonisolated var id: ObjectIdentifier { ObjectIdentifier(watchdog) }
+
     public init(configuration: PostgresConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger

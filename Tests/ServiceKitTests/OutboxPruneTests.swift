@@ -52,6 +52,6 @@ struct OutboxPruneTests {
 
     /// A database of its own with the outbox table, dropped afterwards whatever happens.
     static func withScratchOutbox(_ body: (PostgresPool) async throws -> Void) async throws {
-        try await ScratchDatabase.withPool("outbox", migrations: [OutboxMigration.migration], logger: logger, body)
+        try await ScratchDatabase.withPool("outbox", migrations: OutboxMigration.all, logger: logger, body)
     }
 }

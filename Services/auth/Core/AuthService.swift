@@ -30,7 +30,7 @@ public enum AuthService: BuildableService {
                              PasswordPolicyMigration.migration, EmailTokenMigration.migration,
                              IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration,
                              CacheGenerations.migration(version: 8), SessionCacheLeases.migration,
-                             RuntimeSettings.migration(version: 10)]
+                             RuntimeSettings.migration(version: 10), OutboxMigration.claims(version: 11)]
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {

@@ -23,7 +23,8 @@ public enum CloudService: BuildableService {
     }
 
     public static let migrations: [Migration] = [OutboxMigration.migration, CloudMigrations.tables, CloudMigrations.generations,
-                                                   CloudMigrations.scriptLogs, CloudMigrations.jobSchedules]
+                                                   CloudMigrations.scriptLogs, CloudMigrations.jobSchedules,
+                                                   OutboxMigration.claims(version: 6)]
 
     /// The service's handlers over `bus` (workers' queues, `_User` lookups) and its database.
     public static func build(configuration service: Configuration, bus calls: RPCClient,

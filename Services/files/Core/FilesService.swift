@@ -22,7 +22,8 @@ public enum FilesService: BuildableService {
     }
 
     public static let migrations: [Migration] = [OutboxMigration.migration, FilesMigrations.tables,
-                                                 CacheGenerations.migration(version: 3), RuntimeSettings.migration(version: 4)]
+                                                 CacheGenerations.migration(version: 3), RuntimeSettings.migration(version: 4),
+                                                 OutboxMigration.claims(version: 5)]
 
     /// The service's handlers over `bus` (Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {

@@ -9,7 +9,8 @@ enum PostsMigrations {
                                    IdempotencyMigration.migration(version: 9), PlatformMigrations.requestCounts,
                                    PlatformMigrations.outboxCompression, InstallationTable.migration,
                                    CacheGenerations.migration(version: 13), RuntimeSettings.migration(version: 14),
-                                   PlatformMigrations.activeDays, GraphQLConfigHandler.migration]
+                                   PlatformMigrations.activeDays, GraphQLConfigHandler.migration,
+                                   OutboxMigration.claims(version: 17)]
 
     /// Ballots the votes service had applied here, so a retried ballot is applied once; `sequence` numbers the
     /// changes of one counter without gaps.

@@ -5,7 +5,7 @@ import Storage
 /// (the counter has it, its event is in the outbox), `rejected` (the voter may not write the object...) or
 /// `unchanged` (a like that changed nothing: a second like, or taking back a like that is not there; no event).
 enum VotesMigrations {
-    static let all: [Migration] = [OutboxMigration.migration, ballots, cheaperSettlement, fewerGuards]
+    static let all: [Migration] = [OutboxMigration.migration, ballots, cheaperSettlement, fewerGuards, OutboxMigration.claims(version: 5)]
 
     static let ballots = Migration(version: 2, name: "ballots", sql: """
         CREATE TABLE IF NOT EXISTS ballots (

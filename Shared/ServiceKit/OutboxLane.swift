@@ -1,0 +1,51 @@
+import Messaging
+import Storage
+import Synchronization
+
+/// The way out for the events a process writes, once their transaction commits: handed to the broker at once by the
+/// writer (`Outbox.add`), so an event leaves as soon as its change is committed, with no wait for the relay to wake,
+/// take a connection and read the row. The row is still written, claimed for `claim` (`claimed_until`): other relays
+/// leave it alone meanwhile, and take it once the claim has run out, if this process died or the broker did not
+/// confirm. Confirmed rows are marked (or deleted) by this process's relay, a batch at a time; a row whose mark is
+/// lost is published again after its claim, which consumers dedupe by event id, as they do every redelivery.
+final class OutboxLane: Sendable {
+    static let claim = "5 seconds"
+
+    private let sink: any ImmediateEventSink
+    private let confirmed = Mutex<[String]>([])
+
+    init(sink: any ImmediateEventSink) {
+        self.sink = sink
+    }
+
+    /// Called when the transaction that wrote the event's row has committed.
+    func send(_ event: EventPublisher.EncodedEvent) {
+        // Not connected: the row waits for its claim to run out, then a relay publishes it.
+        guard sink.isConnected else { return }
+        sink.publishNow(encoded: [event]) { [self] result in
+            guard case .success = result else { return }
+            confirmed.withLock { $0.append(event.id) }
+            OutboxWake.shared.signal(rows: false)
+        }
+    }
+
+    /// The ids of the events confirmed since the last call, whose rows are to be marked.
+    func takeConfirmed() -> [String] { confirmed.withLock { ids in defer { ids = [] }; return ids } }
+
+    /// Ids whose mark failed, for the next round.
+    func giveBack(_ ids: [String]) { confirmed.withLock { $0.insert(contentsOf: ids, at: 0) } }
+}
+
+/// The lanes of this process by the pool of the database whose outbox they serve: several services in one process
+/// (tests) each have theirs.
+final class OutboxLanes: Sendable {
+    static let shared = OutboxLanes()
+
+    private let lanes = Mutex<[ObjectIdentifier: OutboxLane]>([:])
+
+    func lane(for pool: ObjectIdentifier) -> OutboxLane? { lanes.withLock { $0[pool] } }
+
+    func open(_ lane: OutboxLane, for pool: ObjectIdentifier) { lanes.withLock { $0[pool] = lane } }
+
+    func close(for pool: ObjectIdentifier) { lanes.withLock { $0[pool] = nil } }
+}

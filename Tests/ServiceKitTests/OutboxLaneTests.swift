@@ -1,0 +1,112 @@
+import Contracts
+import Foundation
+import Messaging
+import ScratchDatabase
+@testable import ServiceKit
+import Storage
+import Synchronization
+import Testing
+
+/// A writer's events handed to the broker as its transaction commits, their rows claimed meanwhile and marked once
+/// confirmed; what is not confirmed is left to the relay once the claim runs out. On a scratch outbox.
+@Suite(.enabled(if: ScratchDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL"))
+struct OutboxLaneTests {
+    /// A broker that confirms (or refuses) at once, keeping what it was sent.
+    final class Broker: ImmediateEventSink {
+        let confirms: Bool
+        let sent = Mutex<[String]>([])
+
+        init(confirms: Bool) {
+            self.confirms = confirms
+        }
+
+        var isConnected: Bool { true }
+
+        func publish(encoded events: [EventPublisher.EncodedEvent]) async throws {
+            sent.withLock { $0 += events.map(\.id) }
+        }
+
+        func publishNow(encoded events: [EventPublisher.EncodedEvent], settled: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+            sent.withLock { $0 += events.map(\.id) }
+            settled(confirms ? .success(()) : .failure(MessagingError.unavailable))
+        }
+    }
+
+    static func event() -> CloudEvent<Empty> {
+        CloudEvent(id: UUID().uuidString.lowercased(), source: "test", type: "test.happened", time: "2026-12-06T00:00:00Z", subject: nil, data: Empty())
+    }
+
+    static func row(_ pool: PostgresPool, _ id: String) async throws -> [String: String]? {
+        let row = try await pool.query("""
+            SELECT (published_at IS NOT NULL)::text AS published, (claimed_until > now())::text AS claimed
+            FROM outbox WHERE event_id = $1::uuid
+            """, [id]).rows.first
+        return row.map { ["published": $0["published"] ?? "", "claimed": $0["claimed"] ?? ""] }
+    }
+
+    @Test func aCommittedEventIsSentAtOnceAndItsRowMarkedOnceConfirmed() async throws {
+        try await OutboxPruneTests.withScratchOutbox { pool in
+            let broker = Broker(confirms: true)
+            let relay = OutboxRelay(pool: pool, publisher: broker, logger: OutboxPruneTests.logger)
+            let lane = OutboxLane(sink: broker)
+            OutboxLanes.shared.open(lane, for: pool.id)
+            defer { OutboxLanes.shared.close(for: pool.id) }
+            let event = Self.event()
+            try await pool.transaction { try await Outbox.add(event, routingKey: "test.happened", on: $0) }
+            #expect(broker.sent.withLock { $0 } == [event.id])
+            #expect(try await Self.row(pool, event.id) == ["published": "false", "claimed": "true"])
+            // The relay leaves a claimed row to its writer, then marks it.
+            #expect(try await relay.relayBatch() == 0)
+            await relay.mark(lane)
+            #expect(try await Self.row(pool, event.id)?["published"] == "true")
+            #expect(broker.sent.withLock { $0 } == [event.id])
+        }
+    }
+
+    @Test func anEventRolledBackIsNeitherSentNorKept() async throws {
+        try await OutboxPruneTests.withScratchOutbox { pool in
+            let broker = Broker(confirms: true)
+            OutboxLanes.shared.open(OutboxLane(sink: broker), for: pool.id)
+            defer { OutboxLanes.shared.close(for: pool.id) }
+            struct Abandoned: Error {}
+            await #expect(throws: Abandoned.self) {
+                try await pool.transaction { connection in
+                    try await Outbox.add(Self.event(), routingKey: "test.happened", on: connection)
+                    throw Abandoned()
+                }
+            }
+            #expect(broker.sent.withLock { $0 }.isEmpty)
+            let left = try await pool.query("SELECT count(*) AS n FROM outbox")
+            #expect(left.rows.first?["n"] == "0")
+        }
+    }
+
+    @Test func anEventTheBrokerRefusedIsPublishedByTheRelayOnceItsClaimRunsOut() async throws {
+        try await OutboxPruneTests.withScratchOutbox { pool in
+            let refusing = Broker(confirms: false)
+            let lane = OutboxLane(sink: refusing)
+            OutboxLanes.shared.open(lane, for: pool.id)
+            let event = Self.event()
+            try await pool.transaction { try await Outbox.add(event, routingKey: "test.happened", on: $0) }
+            OutboxLanes.shared.close(for: pool.id)
+            let broker = Broker(confirms: true)
+            let relay = OutboxRelay(pool: pool, publisher: broker, logger: OutboxPruneTests.logger)
+            await relay.mark(lane)
+            #expect(try await relay.relayBatch() == 0, "taken while claimed")
+            _ = try await pool.query("UPDATE outbox SET claimed_until = now() - interval '1 second'")
+            #expect(try await relay.relayBatch() == 1)
+            #expect(broker.sent.withLock { $0 } == [event.id])
+            #expect(try await Self.row(pool, event.id)?["published"] == "true")
+        }
+    }
+
+    @Test func withoutALaneTheRowIsTheRelaysAtOnce() async throws {
+        try await OutboxPruneTests.withScratchOutbox { pool in
+            let event = Self.event()
+            try await pool.transaction { try await Outbox.add(event, routingKey: "test.happened", on: $0) }
+            let broker = Broker(confirms: true)
+            #expect(try await OutboxRelay(pool: pool, publisher: broker, logger: OutboxPruneTests.logger).relayBatch() == 1)
+            #expect(broker.sent.withLock { $0 } == [event.id])
+        }
+    }
+}
