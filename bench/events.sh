@@ -5,8 +5,9 @@
 # Two kinds of write: a vote (an increment of `votes`: votes' outbox, its relay, the broker and live) and a save
 # (an increment of `score`, no vote field: posts' outbox, its relay, the broker and live). Beside each, in the same
 # run, the baseline: the same clients and writes through a Python `websockets` broadcast server that sends each
-# write's answer as it arrives (bench/live.py). Target: p50 under 5 ms and p99 under 20 ms at 100 writes/s, idle
-# and loaded: with BENCH_LOAD_CONNECTIONS (0) above 0, wrk keeps that many connections reading one of the objects
+# write's answer as it arrives (bench/live.py); and, on the `consumer` line, the delay to a downstream consumer of
+# the events exchange (PyPI's pika, a queue of its own bound to the class's updates and votes). Target: p50 under
+# 5 ms and p99 under 20 ms at 100 writes/s, idle and loaded: with BENCH_LOAD_CONNECTIONS (0) above 0, wrk keeps that many connections reading one of the objects
 # by id for the whole measurement. See bench/README.md.
 set -euo pipefail
 
@@ -45,6 +46,10 @@ trap 'exit 143' TERM
 
 ensure_stack
 python3 -c 'import websockets.asyncio.server' 2>/dev/null || python3 -m pip install --user --quiet 'websockets>=13'
+python3 -c 'import pika' 2>/dev/null || python3 -m pip install --user --quiet 'pika>=1.3' 2>/dev/null ||
+    python3 -m pip install --user --quiet --break-system-packages 'pika>=1.3'
+AMQP_URL=${PARSE_AMQP_URL:-amqp://guest:guest@127.0.0.1:${PARSE_AMQP_PORT:-15682}/}
+readonly AMQP_URL
 
 say "creating $CATS cats in $CLASS"
 IDS=$(create_objects "$CLASS" "$CATS" '{"name":"cat","votes":0,"score":0}')
@@ -67,7 +72,7 @@ for rate in $RATES; do
     for write in vote save; do
         increment=$([[ $write == vote ]] && echo votes || echo score)
         say "$SUBSCRIBERS subscribers, $rate ${write}s/s for $DURATION s: through live, then the baseline"
-        live=$(LIVE_WRITE_FIELD=$increment python3 "$CLIENT" fanout "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$rate" "$DURATION" \
+        live=$(LIVE_WRITE_FIELD=$increment LIVE_EVENTS_AMQP_URL=$AMQP_URL python3 "$CLIENT" fanout "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$rate" "$DURATION" \
             "$BASE" "$APP_ID" "$IDS")
         baseline=$(LIVE_WRITE_FIELD=$increment python3 "$CLIENT" fanout "ws://127.0.0.1:$BASELINE_PORT/" "$CLASS" \
             "$SUBSCRIBERS" "$rate" "$DURATION" "$BASE" "$APP_ID" "$IDS" "ws://127.0.0.1:$BASELINE_PORT/control")
@@ -76,5 +81,7 @@ for rate in $RATES; do
             printf '%-6s %-8s %-10s %9s %9s %15s\n' "$write" "$rate" "$name" "$(field "$result" p50_ms)" \
                 "$(field "$result" p99_ms)" "$(field "$result" frames)/$(field "$result" expected_frames)"
         done
+        printf '%-6s %-8s %-10s %9s %9s %15s\n' "$write" "$rate" consumer "$(field "$live" events_p50_ms)" \
+            "$(field "$live" events_p99_ms)" "$(field "$live" events)/$(field "$live" votes)"
     done
 done

@@ -7,7 +7,10 @@
         with CONTROL_URL each vote's answer is also sent there as the frame the baseline server broadcasts.
         A vote increments the field LIVE_WRITE_FIELD names ("votes", a vote field: through the votes service;
         another field is a save through posts).
-        Prints one JSON line: frames, frames_per_second, p50_ms, p99_ms, votes, vote_errors.
+        With LIVE_EVENTS_AMQP_URL (and no CONTROL_URL) a downstream consumer also takes the writes' events from the
+        events exchange (LIVE_EVENTS_EXCHANGE, "parse.events").
+        Prints one JSON line: frames, frames_per_second, p50_ms, p99_ms, votes, vote_errors, and events,
+        events_p50_ms, events_p99_ms for the consumer.
     live.py broadcast-server PORT                   the baseline: a websockets server that sends every message
                                                     received on /control to every other connection
     live.py hostile URL CLASS COUNT HOLD_SECONDS    one client holding COUNT subscriptions to CLASS whose $regex
@@ -20,10 +23,12 @@ import json
 import os
 import struct
 import sys
+import threading
 import time
 import urllib.parse
 
 FIELD = os.environ.get("LIVE_WRITE_FIELD", "votes")
+EVENTS_EXCHANGE = os.environ.get("LIVE_EVENTS_EXCHANGE", "parse.events")
 
 
 def handshake_request(url):
@@ -134,6 +139,31 @@ class Stats:
         self.frames = 0
         self.delays = []
         self.answers = {}
+        # (objectId, value) -> when a downstream consumer got the write's event (LIVE_EVENTS_AMQP_URL)
+        self.events = {}
+
+
+def consume_events(amqp_url, class_name, stats, ready, stop):
+    """A downstream consumer, as a system fed by the events exchange has one (PyPI's pika): a queue of its own bound
+    to the class's object updates and votes, each event's arrival kept by the object and value it carries."""
+    import pika
+
+    connection = pika.BlockingConnection(pika.URLParameters(amqp_url))
+    channel = connection.channel()
+    queue = channel.queue_declare("", exclusive=True, auto_delete=True).method.queue
+    for key in (f"object.updated.{class_name}", f"vote.cast.{class_name}"):
+        channel.queue_bind(queue, EVENTS_EXCHANGE, routing_key=key)
+    ready.set()
+    for _, _, body in channel.consume(queue, auto_ack=True, inactivity_timeout=0.2):
+        if stop.is_set():
+            break
+        if body is None:
+            continue
+        now = time.monotonic()
+        data = json.loads(body).get("data", {})
+        value = data["total"] if "total" in data else (data.get("object") or {}).get(FIELD)
+        stats.events.setdefault((data.get("objectId"), value), now)
+    connection.close()
 
 
 async def subscriber(url, class_name, stats, sample, ready, app_id):
@@ -205,6 +235,12 @@ async def voter(rest, app_id, object_ids, rate, seconds, stats, control_writer, 
 
 async def fanout(url, class_name, subscribers, rate, seconds, rest, app_id, object_ids, control_url=None):
     stats = Stats()
+    consumer_ready, consumer_stop = threading.Event(), threading.Event()
+    amqp_url = os.environ.get("LIVE_EVENTS_AMQP_URL")
+    if amqp_url and not control_url:
+        threading.Thread(target=consume_events, args=(amqp_url, class_name, stats, consumer_ready, consumer_stop),
+                         daemon=True).start()
+        consumer_ready.wait(10)
     ready = asyncio.Semaphore(0)
     tasks = [asyncio.ensure_future(subscriber(url, class_name, stats, index < 50, ready, app_id)) for index in range(subscribers)]
     for _ in range(subscribers):
@@ -218,12 +254,18 @@ async def fanout(url, class_name, subscribers, rate, seconds, rest, app_id, obje
     elapsed = time.monotonic() - started
     for task in tasks:
         task.cancel()
-    delays = sorted(stats.delays)
-    def pick(q):
+    consumer_stop.set()
+
+    def pick(delays, q):
+        delays = sorted(delays)
         return round(delays[min(len(delays) - 1, int(q * len(delays)))] * 1000, 2) if delays else None
+    # An event can reach the consumer before its write's answer reaches the client: counted as no delay.
+    event_delays = [max(0.0, stats.events[key] - answered) for key, answered in stats.answers.items() if key in stats.events]
     print(json.dumps({"frames": stats.frames, "frames_per_second": round(stats.frames / elapsed),
-                      "p50_ms": pick(0.5), "p99_ms": pick(0.99), "votes": votes, "vote_errors": errors,
-                      "expected_frames": votes * subscribers}), flush=True)
+                      "p50_ms": pick(stats.delays, 0.5), "p99_ms": pick(stats.delays, 0.99), "votes": votes,
+                      "vote_errors": errors, "expected_frames": votes * subscribers,
+                      "events": len(event_delays), "events_p50_ms": pick(event_delays, 0.5),
+                      "events_p99_ms": pick(event_delays, 0.99)}), flush=True)
 
 
 async def broadcast_server(port):
