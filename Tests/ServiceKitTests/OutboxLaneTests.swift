@@ -100,6 +100,29 @@ struct OutboxLaneTests {
         }
     }
 
+    /// The relay as a service runs it: it opens the lane for its pool, marks what the broker confirmed, and closes the
+    /// lane when it stops.
+    @Test func aRunningRelayOpensItsLaneAndMarksWhatWasConfirmed() async throws {
+        try await OutboxPruneTests.withScratchOutbox { pool in
+            let broker = Broker(confirms: true)
+            let relay = OutboxRelay(pool: pool, publisher: broker, logger: OutboxPruneTests.logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await relay.run() }
+                let deadline = ContinuousClock.now + .seconds(10)
+                while OutboxLanes.shared.lane(for: pool.id) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                let event = Self.event()
+                try await pool.transaction { try await Outbox.add(event, routingKey: "test.happened", on: $0) }
+                while try await Self.row(pool, event.id)?["published"] != "true", ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(try await Self.row(pool, event.id)?["published"] == "true")
+                #expect(broker.sent.withLock { $0 } == [event.id], "published once, by its writer")
+                group.cancelAll()
+            }
+            #expect(OutboxLanes.shared.lane(for: pool.id) == nil)
+        }
+    }
+
     @Test func withoutALaneTheRowIsTheRelaysAtOnce() async throws {
         try await OutboxPruneTests.withScratchOutbox { pool in
             let event = Self.event()
