@@ -13,6 +13,9 @@ final class OutboxLane: Sendable {
 
     private let sink: any ImmediateEventSink
     private let confirmed = Mutex<[String]>([])
+    /// Events handed over while a publish waits for its confirmation: they go together when it comes, so under a
+    /// stream of commits the broker gets batches (one confirmation each), and a lone event goes at once.
+    private let waiting = Mutex<(events: [EventPublisher.EncodedEvent], publishing: Bool)>(([], false))
 
     init(sink: any ImmediateEventSink) {
         self.sink = sink
@@ -22,10 +25,31 @@ final class OutboxLane: Sendable {
     func send(_ event: EventPublisher.EncodedEvent) {
         // Not connected: the row waits for its claim to run out, then a relay publishes it.
         guard sink.isConnected else { return }
-        sink.publishNow(encoded: [event]) { [self] result in
-            guard case .success = result else { return }
-            confirmed.withLock { $0.append(event.id) }
-            OutboxWake.shared.signal(rows: false)
+        let batch = waiting.withLock { waiting -> [EventPublisher.EncodedEvent]? in
+            waiting.events.append(event)
+            guard !waiting.publishing else { return nil }
+            waiting.publishing = true
+            defer { waiting.events = [] }
+            return waiting.events
+        }
+        if let batch { publish(batch) }
+    }
+
+    private func publish(_ batch: [EventPublisher.EncodedEvent]) {
+        sink.publishNow(encoded: batch) { [self] result in
+            if case .success = result {
+                confirmed.withLock { $0 += batch.map(\.id) }
+                OutboxWake.shared.signal(rows: false)
+            }
+            let next = waiting.withLock { waiting -> [EventPublisher.EncodedEvent]? in
+                guard !waiting.events.isEmpty else {
+                    waiting.publishing = false
+                    return nil
+                }
+                defer { waiting.events = [] }
+                return waiting.events
+            }
+            if let next { publish(next) }
         }
     }
 
