@@ -58,17 +58,10 @@ settle_database() {
     psql_db postgres -c "CHECKPOINT"
 }
 
-measure_wrk() {
-    local name=$1 script=$2 output
+# A vote run: the database settled first, then lib.sh's measurement (the script sets each request's path).
+measure_votes() {
     settle_database
-    local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
-    say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
-    wrk "${args[@]}" -d"${WARMUP}s" "$BASE/health" >/dev/null
-    local before
-    before=$(stack_cpu_ticks)
-    output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$BASE/health")
-    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
-    RESULTS[$name]=$(wrk_figures "$name" "$output")
+    measure_wrk "$1" "$BASE/health" "$2"
 }
 
 # pgbench with the same number of clients, one thread like wrk; -r for the latency percentiles is not available
@@ -148,9 +141,9 @@ main() {
     prepare_cats
 
     measure_pgbench pgbench-hot -f "$WORK_DIR/hot.sql"
-    measure_wrk votes-hot "$WORK_DIR/hot.lua"
+    measure_votes votes-hot "$WORK_DIR/hot.lua"
     measure_pgbench pgbench-simple-update -N
-    measure_wrk votes-spread "$WORK_DIR/spread.lua"
+    measure_votes votes-spread "$WORK_DIR/spread.lua"
 
     local counted applied
     counted=$(psql_db parse_posts -At -c "SELECT votes FROM classes.\"$CLASS\" WHERE \"objectId\" = '$HOT_ID'")
