@@ -75,15 +75,11 @@ extension LiveQueryHub {
     private func prepareGraphQL(_ client: LiveClient, id: String, _ request: GraphQLRequest) {
         let connection = client.connection, clientId = client.clientId
         graphQLPreparing[connection, default: []].insert(id)
-        let endpoint = graphQL, backend = self.backend
+        let endpoint = graphQL, schemaReader = LiveGraphQLBackend(backend: backend, identity: .master)
         let limits = client.hasMasterKey ? GraphQLLimits.none : graphQLLimits
         backendCalls.spawn { [self] in
             let outcome = await endpoint.subscribe(request, limits: limits) {
-                try await ParseGraphQLInputs.read { path in
-                    let answer = try await backend.read(path, query: [:], identity: .master)
-                    if let refusal = answer.refusal { throw refusal }
-                    return JSONValue.parse(answer.body) ?? .null
-                }
+                try await ParseGraphQLInputs.read { path in try await schemaReader.rest("GET", path, query: [:], body: nil) }
             }
             onHub { [self] in
                 // Completed, or the client gone, meanwhile: nothing to admit. The id stays taken until the
