@@ -88,9 +88,12 @@ public final class CommandServer: Sendable {
         // Every line logged and every call made while handling it belongs to the caller's trace.
         let trace = delivery.headers[TraceContext.header].flatMap(TraceContext.init(traceparent:))
         let message = Envelope.context(of: delivery)
+        let app = delivery.headers[AppContext.header]
         let started = handling.spawn { [self] in
             await TraceContext.$current.withValue(trace) {
-                await MessageContext.$current.withValue(message) { await handle(delivery) }
+                await AppContext.$current.withValue(app) {
+                    await MessageContext.$current.withValue(message) { await handle(delivery) }
+                }
             }
             MessagingMetrics.commandsInFlight.decrement()
             if large { MemoryTrim.afterLargeWork() }

@@ -6,7 +6,8 @@ import Runtime
 /// - `x-correlation-id`: the request it serves, the client's request id, the same in every message it causes;
 /// - `x-causation-id`: the id of the message whose handling sent this one (none from the gateway);
 /// - `x-sent-at`: when it was sent, milliseconds since 1970, for how long it waited in its queue;
-/// - `traceparent`: the next hop of the W3C trace (`TraceContext`).
+/// - `traceparent`: the next hop of the W3C trace (`TraceContext`);
+/// - `x-parse-app`: the app the command works for, when it is not the stack's own (`AppContext`).
 /// Replies are matched by AMQP `correlation_id` and carry none of it. Events carry the same ids as CloudEvents
 /// attributes (ServiceKit's `Outbox.add`).
 public enum Envelope {
@@ -22,6 +23,7 @@ public enum Envelope {
         if let cause = MessageContext.current?.messageId { stamped.headers[causationHeader] = cause }
         stamped.headers[sentAtHeader] = String(Int64(Date().timeIntervalSince1970 * 1000))
         if let trace = TraceContext.current { stamped.headers[TraceContext.header] = trace.child().traceparent }
+        if let app = AppContext.current { stamped.headers[AppContext.header] = app }
         return stamped
     }
 

@@ -31,11 +31,12 @@ public final class OwnedTasks: Sendable {
         start(detached: false, body)
     }
 
-    /// Starts `body` in a task that inherits nothing from the caller: work that serves more than the request
-    /// that started it must not end at that request's deadline.
+    /// Starts `body` in a task that inherits nothing from the caller but its app (`AppContext`): work that serves
+    /// more than the request that started it must not end at that request's deadline, and it is still that app's.
     @discardableResult
     public func spawnDetached(_ body: @escaping @Sendable () async -> Void) -> Bool {
-        start(detached: true, body)
+        let app = AppContext.current
+        return start(detached: true) { await AppContext.$current.withValue(app) { await body() } }
     }
 
     /// How many are running.

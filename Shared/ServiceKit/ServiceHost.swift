@@ -85,9 +85,20 @@ public enum ServiceHost {
                               eventExchange: configuration.eventExchange, logger: logger)
         calls.start()
         let scriptLogs = ScriptLogShipper(client: calls, logger: logger)
+        let publisher = EventPublisher(url: configuration.amqpURL, name: "\(definition.name.rawValue)-events",
+                                       exchange: configuration.eventExchange, logger: logger)
         // A malformed setting of the service's own stops it here, with the reason in the log.
         var jobs: [BackgroundJob] = []
-        try definition.registerCommands(&router, pool, calls, &jobs)
+        var handlers = CommandRouter()
+        try definition.registerCommands(&handlers, pool, calls, &jobs)
+        let apps = AppTenants(definition: definition, configuration: configuration, calls: calls, publisher: publisher,
+                              logger: logger)
+        router.merge(handlers.dispatchingByApp(apps))
+        router.register(DropAppData.type, DropAppData.self) { command, _ -> Empty in
+            try await apps.drop(command.payload.applicationId)
+            return Empty()
+        }
+        definition.registerStackCommands(&router, pool, calls)
 
         let server = CommandServer(
             service: definition.name, url: configuration.amqpURL, router: router,
@@ -97,12 +108,11 @@ public enum ServiceHost {
                                                            service: definition.name.rawValue, logger: logger)),
             logger: logger)
         server.start()
-        let publisher = EventPublisher(url: configuration.amqpURL, name: "\(definition.name.rawValue)-events",
-                                       exchange: configuration.eventExchange, logger: logger)
         publisher.start()
         let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger, retention: configuration.outboxRetention)
         let housekeeping = [BackgroundJob(name: "outbox relay") { await relay.run() },
-                            BackgroundJob(name: "script log shipping") { await scriptLogs.run() }]
+                            BackgroundJob(name: "script log shipping") { await scriptLogs.run() },
+                            BackgroundJob(name: "apps' opening") { await apps.openExisting() }]
             + (metrics.enabled ? [OutboxLag.sampler(pool)] : [])
         let background = BackgroundJobs.start(housekeeping + jobs, logger: logger)
         logger.info("consuming commands", ["queue": definition.name.commandQueue, "commands": router.types.joined(separator: ","),
@@ -111,6 +121,7 @@ public enum ServiceHost {
         let signal = await ShutdownSignal.wait()
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
+        await apps.stop()
         await background.stop()
         await scriptLogs.flush(timeout: ScriptLogShipper.lastFlushTimeout)
         await calls.stop()

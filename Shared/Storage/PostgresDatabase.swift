@@ -23,6 +23,23 @@ public enum PostgresDatabase {
 
     /// The database name in a libpq URI or conninfo string.
     public static func name(in url: String) throws -> String {
+        guard let name = try options(of: url).first(where: { $0.keyword == "dbname" })?.value, !name.isEmpty else {
+            throw PostgresError(sqlState: "3D000", message: "the database URL names no database")
+        }
+        return name
+    }
+
+    /// `url` (a libpq URI or conninfo string) naming `database` instead of its own, as a conninfo string: every
+    /// other part (hosts, ports, user, options) as `url` has it.
+    public static func url(_ url: String, database: String) throws -> String {
+        try validate(database)
+        var parts = try options(of: url).filter { $0.keyword != "dbname" }
+        parts.append((keyword: "dbname", value: database))
+        return parts.map { "\($0.keyword)='\(escaped($0.value))'" }.joined(separator: " ")
+    }
+
+    /// The keywords `url` sets, with their values.
+    private static func options(of url: String) throws -> [(keyword: String, value: String)] {
         var errorText: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &errorText) else {
             let message = errorText.map { String(cString: $0) } ?? "cannot parse the database URL"
@@ -30,15 +47,54 @@ public enum PostgresDatabase {
             throw PostgresError(sqlState: "22023", message: message.trimmingTrailingNewlines())
         }
         defer { PQconninfoFree(options) }
+        var found: [(keyword: String, value: String)] = []
         var option = options
         while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "dbname", let value = option.pointee.val {
-                let name = String(cString: value)
-                if !name.isEmpty { return name }
-            }
+            if let value = option.pointee.val { found.append((String(cString: keyword), String(cString: value))) }
             option += 1
         }
-        throw PostgresError(sqlState: "3D000", message: "the database URL names no database")
+        return found
+    }
+
+    /// A conninfo value between single quotes: backslash and quote escaped, as libpq reads them.
+    private static func escaped(_ value: String) -> String {
+        var text = ""
+        for character in value {
+            if character == "\\" || character == "'" { text.append("\\") }
+            text.append(character)
+        }
+        return text
+    }
+
+    /// Drops the database named in `url` if it exists, closing the sessions still connected to it.
+    public static func drop(url: String, logger: Logger) async throws {
+        let database = try name(in: url)
+        try validate(database)
+        let maintenance = try await PostgresConnection.connect(
+            parameters: ConnectionParameters(url: url, overrides: [("dbname", "postgres")]))
+        do {
+            _ = try await maintenance.query("DROP DATABASE IF EXISTS \"\(database)\" WITH (FORCE)")
+            logger.info("dropped database", ["db.name": database])
+            await maintenance.close()
+        } catch {
+            await maintenance.close()
+            throw error
+        }
+    }
+
+    /// The databases whose names start with `prefix`.
+    public static func names(startingWith prefix: String, near url: String) async throws -> [String] {
+        let maintenance = try await PostgresConnection.connect(
+            parameters: ConnectionParameters(url: url, overrides: [("dbname", "postgres")]))
+        do {
+            let result = try await maintenance.query(
+                "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname", [prefix])
+            await maintenance.close()
+            return result.rows.compactMap { $0["datname"] }
+        } catch {
+            await maintenance.close()
+            throw error
+        }
     }
 
     private static func create(_ database: String, on maintenance: PostgresConnection, logger: Logger) async throws {

@@ -84,11 +84,18 @@ import Testing
         #expect(sent.last?.traceId != "4bf92f3577b34da6a3ce929d0e0e4736" && sent.last?.traceId.count == 32)
     }
 
-    @Test func aWrongApplicationIdIsRefusedWithoutACall() async throws {
+    /// Only the app registry is asked about an id that is not the stack's own app's.
+    @Test func aWrongApplicationIdIsRefusedWithoutACallToTheService() async throws {
         let bus = InMemoryBus()
+        bus.serve(.auth, ResolveApp.type, ResolveApp.self) { _ -> AppRecord in
+            throw ParseError(.objectNotFound, "No app has the id other.")
+        }
         let response = try await Self.responder(bus).respond(to: Self.request("GET", "/parse/classes/Cat", appId: "other"))
         #expect(response.status == 403)
-        #expect(bus.calls.isEmpty)
+        #expect(bus.calls.map(\.type) == [ResolveApp.type])
+        let invalid = try await Self.responder(bus).respond(to: Self.request("GET", "/parse/classes/Cat", appId: "not an id"))
+        #expect(invalid.status == 403)
+        #expect(bus.calls.count == 1, "an id no app can have is refused without asking")
     }
 
     @Test func theJavaScriptSDKsMethodOverrideReachesTheService() async throws {
@@ -111,5 +118,36 @@ import Testing
         let response = await responder.respond(to: request, route: responder.route(of: request))
         #expect(response.status == 404)
         #expect(bus.calls.isEmpty)
+    }
+    /// Another app's request: its keys are the registry's (asked of auth, as the stack's own app), and its command
+    /// carries the app; an id the registry does not know is refused as parse-server refuses a wrong one.
+    @Test func anotherAppsRequestIsCheckedWithItsKeysAndItsCommandCarriesTheApp() async throws {
+        let bus = InMemoryBus()
+        bus.serve(.auth, ResolveApp.type, ResolveApp.self) { command -> AppRecord in
+            guard command.payload.applicationId == "paws" else { throw ParseError(.objectNotFound, "No app has the id.") }
+            return AppRecord(name: "Paws", applicationId: "paws", masterKey: "pawsMaster", clientKey: "c", restApiKey: "rest",
+                             javascriptKey: "js", dotNetKey: "net", createdAt: "2026-12-06T00:00:00.000Z")
+        }
+        bus.serve(.posts, RESTRequest.type, RESTRequest.self) { _ in RESTResponse(status: 200, body: #"{"results":[]}"#) }
+        let responder = try Self.responder(bus)
+        var request = Self.request("GET", "/parse/classes/Cat", appId: "paws")
+        #expect(await responder.respond(to: request).status == 403, "no key")
+        request.headers.add("X-Parse-REST-API-Key", "rest")
+        #expect(await responder.respond(to: request).status == 200)
+        let sent = try #require(bus.calls.last)
+        #expect(sent.routingKey == ServiceName.posts.commandQueue && sent.headers[AppContext.header] == "paws")
+        let lookup = try #require(bus.calls.first { $0.type == ResolveApp.type })
+        #expect(lookup.headers[AppContext.header] == nil, "the registry is the stack's own app's")
+
+        var ghost = Self.request("GET", "/parse/classes/Cat", appId: "ghost")
+        ghost.headers.add("X-Parse-REST-API-Key", "rest")
+        #expect(await responder.respond(to: ghost).status == 403)
+        // The stack's own app sends no app at all.
+        _ = await responder.respond(to: Self.request("GET", "/parse/classes/Cat"))
+        #expect(bus.calls.last?.headers[AppContext.header] == nil)
+        // Within the lease the registry is not asked again.
+        let lookups = bus.calls.filter { $0.type == ResolveApp.type }.count
+        _ = await responder.respond(to: request)
+        #expect(bus.calls.filter { $0.type == ResolveApp.type }.count == lookups)
     }
 }

@@ -30,7 +30,23 @@ public enum AuthService: BuildableService {
                              PasswordPolicyMigration.migration, EmailTokenMigration.migration,
                              IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration,
                              CacheGenerations.migration(version: 8), SessionCacheLeases.migration,
-                             RuntimeSettings.migration(version: 10), OutboxMigration.claims(version: 11)]
+                             RuntimeSettings.migration(version: 10), OutboxMigration.claims(version: 11),
+                             AppRegistry.migration]
+
+    public static func definition(_ configuration: Configuration) -> ServiceDefinition {
+        var definition = ServiceDefinition(name: name, migrations: migrations, registerCommands: { router, pool, calls, jobs in
+            let handlers = build(configuration: configuration, bus: calls, database: pool)
+            router.merge(handlers.router)
+            jobs += handlers.jobs
+        })
+        // The registry is the stack's own app's: another app's auth database has no apps.
+        let stackApp = AppSummary(name: configuration.settings.email.appName ?? configuration.service.applicationId,
+                                  applicationId: configuration.service.applicationId, isStackApp: true, createdAt: nil)
+        definition.registerStackCommands = { router, pool, _ in
+            AppRegistry.register(&router, pool: pool, stackApp: stackApp)
+        }
+        return definition
+    }
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {

@@ -55,3 +55,12 @@ extension AccessCheck {
                   maintenanceKeyIPs: configuration.maintenanceKeyIPs, readOnlyMasterKeyIPs: configuration.readOnlyMasterKeyIPs)
     }
 }
+
+extension AccessCheck {
+    /// An app created at run time: its own id and keys, the master key from the addresses the stack's allows.
+    init(_ app: AppRecord, _ configuration: GatewayConfiguration) {
+        self.init(applicationId: app.applicationId, masterKey: app.masterKey, masterKeyIPs: configuration.masterKeyIPs,
+                  clientKeys: ClientKeys(clientKey: app.clientKey, restAPIKey: app.restApiKey,
+                                         javascriptKey: app.javascriptKey, dotNetKey: app.dotNetKey))
+    }
+}

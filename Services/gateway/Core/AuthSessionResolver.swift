@@ -35,11 +35,13 @@ public final class AuthSessionResolver: SessionResolver {
         guard !sessionToken.isEmpty, sessionToken.utf8.count <= Self.maximumTokenLength else {
             throw ParseError(.invalidSessionToken, "Invalid session token")
         }
-        if cache.isEnabled, let identity = cache.lookup(sessionToken) { return identity }
+        // The cache and its lease are the stack's own app's: another app's tokens are asked of its auth each time.
+        let cached = cache.isEnabled && AppContext.current == nil
+        if cached, let identity = cache.lookup(sessionToken) { return identity }
         let started = ContinuousClock.now
         let identity: Identity = try await client.send(ResolveSession.type, Empty(), to: .auth, requestId: requestId,
                                                        identity: Identity(sessionToken: sessionToken), timeout: timeout)
-        cache.store(sessionToken, identity, lookupStarted: started)
+        if cached { cache.store(sessionToken, identity, lookupStarted: started) }
         return identity
     }
 }

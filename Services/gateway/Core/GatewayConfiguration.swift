@@ -59,6 +59,9 @@ public struct GatewayConfiguration: Sendable {
     public var rateLimitDatabaseURL = "postgres://postgres@127.0.0.1:15432/parse_gateway"
     /// The built-in dashboard, nil when off (`PARSE_DASHBOARD_ENABLED`).
     public var dashboard: DashboardConfiguration?
+    /// `PARSE_SERVER_ADMIN_KEY`: the key of the app registry's API (`AppsAdmin`, at `AppsAdmin.path`), which creates,
+    /// lists and deletes the stack's apps; unset (the default), the API is not served.
+    public var adminKey: String?
     /// `PARSE_REQUEST_COUNTS_INTERVAL_MS`: how often the API request counts go to posts.
     public var requestCountInterval: Duration = .seconds(5)
     /// `PARSE_SERVER_REQUEST_COMPLEXITY_BATCH_REQUEST_LIMIT` (parse-server 9's `requestComplexity.batchRequestLimit`):
@@ -172,6 +175,10 @@ public struct GatewayConfiguration: Sendable {
         configuration.readOnlyMasterKeyIPs = try IPAllowList(
             env.list("PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS", default: ["0.0.0.0/0", "::/0"]),
             setting: "PARSE_SERVER_READ_ONLY_MASTER_KEY_IPS")
+        configuration.adminKey = env.optional("PARSE_SERVER_ADMIN_KEY")
+        if let key = configuration.adminKey, key == masterKey || key == readOnlyMasterKey || key == configuration.maintenanceKey {
+            throw ConfigurationError("PARSE_SERVER_ADMIN_KEY must differ from the app's keys")
+        }
         configuration.sanitizedErrors = try env.bool("PARSE_SERVER_ENABLE_SANITIZED_ERROR_RESPONSE", default: true)
         return configuration
     }

@@ -21,6 +21,8 @@ struct GatewayResponder: HTTPResponder {
     private let readiness: Readiness
     /// The GraphQL schema as last built, shared by every request.
     private let graphQL = ParseGraphQLEndpoint()
+    /// The apps besides the stack's own, as the registry answers for them.
+    private let apps: AppDirectory
 
     init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
          rateLimiter: RateLimiter = .none, scriptLogs: ScriptLogShipper? = nil, logger: Logger) {
@@ -31,6 +33,7 @@ struct GatewayResponder: HTTPResponder {
         self.sessions = sessions
         self.logger = logger
         access = AccessCheck(configuration)
+        apps = AppDirectory(client: client, timeout: configuration.requestTimeout)
         let seconds = max(1, Int(configuration.readinessTimeout.components.seconds))
         readiness = Readiness(client: client, timeout: configuration.readinessTimeout,
                               deadLetters: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: seconds),
@@ -58,6 +61,7 @@ struct GatewayResponder: HTTPResponder {
     /// The request's route; the outermost responder asks once and hands it to every layer.
     func route(of request: HTTPRequest) -> GatewayRoute {
         if let graphQLPath = configuration.graphQLPath, isGraphQL(request.path, graphQLPath) { return .graphQL }
+        if configuration.adminKey != nil, let rest = AppsAdmin.rest(of: request.path) { return .appsAdmin(rest) }
         return GatewayRoute(method: request.method, path: routePath(request.path))
     }
 
@@ -129,6 +133,9 @@ struct GatewayResponder: HTTPResponder {
         case .files:
             return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
                 .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
+        case .appsAdmin:
+            return await AppsAdmin(configuration: configuration, client: client, logger: log)
+                .respond(to: request, rest: path, requestId: requestId)
         case .publicPages:
             return await PublicPagesForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
                 .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
@@ -145,6 +152,45 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(error)
         }
         let credentials = RequestCredentials(headers: request.headers, bodyFields: body.envelope)
+        let inProgress = RequestInProgress(request: request, route: route, path: path, owner: owner, body: body,
+                                        credentials: credentials, requestId: requestId, log: log)
+        guard let appId = credentials.applicationId, appId != configuration.applicationId else {
+            return await serve(inProgress, access: access)
+        }
+        let app: AppRecord?
+        do {
+            app = try await apps.app(appId, requestId: requestId)
+        } catch {
+            return ParseResponses.error(CallFailure.parseError(error, write: false, call: "app lookup", logger: log))
+        }
+        guard let app else { return ParseResponses.unauthorized }
+        if route.destination == .graphQL { return ParseResponses.error(Self.notServedForApps, status: 403) }
+        return await AppContext.$current.withValue(app.applicationId) {
+            await serve(inProgress, access: AccessCheck(app, configuration))
+        }
+    }
+
+    /// What an app created at run time gets on a route this stack serves only to its own app so far.
+    static let notServedForApps = ParseError(.operationForbidden,
+                                             "This route is served only to the stack's own app, not yet to apps created at run time.")
+
+    /// A request whose keys are about to be checked, and what was read from it so far.
+    private struct RequestInProgress {
+        let request: HTTPRequest
+        let route: GatewayRoute
+        let path: String
+        let owner: ServiceName?
+        let body: JSONBody
+        let credentials: RequestCredentials
+        let requestId: String
+        let log: Logger
+    }
+
+    /// The request checked against `access` (the stack's own app's keys, or another app's) and sent on.
+    private func serve(_ inProgress: RequestInProgress, access: AccessCheck) async -> HTTPResponse {
+        let (request, route, path, owner, body) = (inProgress.request, inProgress.route, inProgress.path, inProgress.owner,
+                                                   inProgress.body)
+        let (credentials, requestId, log) = (inProgress.credentials, inProgress.requestId, inProgress.log)
         guard case .allowed(var identity) = access.evaluate(credentials, remoteAddress: request.remoteAddress) else {
             return ParseResponses.unauthorized
         }

@@ -16,6 +16,8 @@ struct GatewayRoute: Sendable, Equatable {
         case publicPages
         /// `GatewayConfiguration.graphQLPath`: the GraphQL API (`GraphQLRequestHandler`).
         case graphQL
+        /// `AppsAdmin.path[/*]`, outside the mount: the app registry's API (`AppsAdmin`).
+        case appsAdmin
         /// A Parse REST route of `ServiceName`.
         case service(ServiceName)
         /// No route: outside the mount, or nothing owns it (404, code 108).
@@ -37,10 +39,16 @@ struct GatewayRoute: Sendable, Equatable {
     /// The GraphQL API's route, wherever its path is: counted under `graphql`.
     static let graphQL = GatewayRoute(path: "graphql", destination: .graphQL)
 
-    private init(path: String, destination: Destination) {
+    /// The app registry's API, with the path below `AppsAdmin.path` (empty for the list).
+    /// Counted as outside the mount: it is no app's traffic.
+    static func appsAdmin(_ rest: String) -> GatewayRoute {
+        GatewayRoute(path: rest, destination: .appsAdmin, template: RouteTemplate.index(of: nil))
+    }
+
+    private init(path: String, destination: Destination, template: Int? = nil) {
         self.path = path
         self.destination = destination
-        template = RouteTemplate.index(of: path)
+        self.template = template ?? RouteTemplate.index(of: path)
     }
 
     static func destination(method: String, path: String?) -> Destination {

@@ -68,7 +68,9 @@ final class InstrumentedResponder: HTTPStreamingResponder {
 
     private func record(_ request: HTTPRequest, route: GatewayRoute, _ response: HTTPResponse, seconds: Double?) {
         metrics?.count(template: route.template, method: request.method, status: response.status, seconds: seconds)
-        if let requestCounts, route.path != nil, request.method != "OPTIONS" {
+        // The request counts are the stack's own app's analytics: another app's requests are not its.
+        if let requestCounts, route.path != nil, route.destination != .appsAdmin, request.method != "OPTIONS",
+           request.headers["X-Parse-Application-Id"].map({ $0 == inner.configuration.applicationId }) ?? true {
             requestCounts.record(method: request.method, template: route.template, status: response.status)
         }
     }

@@ -1,0 +1,129 @@
+import Contracts
+import Foundation
+import Messaging
+import ParseWire
+import Runtime
+import Storage
+
+/// The stack's apps besides its own (`apps`, in the stack's own auth database): their names, application ids and
+/// keys, created, listed, resolved and deleted through the `apps.*` commands. The stack's own app is not a row: its
+/// keys are its processes' environment, and the list names it first.
+struct AppRegistry: Sendable {
+    let pool: PostgresPool
+    /// The stack's own app, as the environment names it.
+    let stackApp: AppSummary
+
+    static let migration = Migration(version: 12, name: "app registry", sql: """
+        CREATE TABLE apps (
+            application_id text PRIMARY KEY,
+            name           text NOT NULL UNIQUE,
+            master_key     text NOT NULL,
+            client_key     text NOT NULL,
+            rest_api_key   text NOT NULL,
+            javascript_key text NOT NULL,
+            dotnet_key     text NOT NULL,
+            created_at     timestamptz NOT NULL DEFAULT now()
+        );
+        """)
+
+    static func register(_ router: inout CommandRouter, pool: PostgresPool, stackApp: AppSummary) {
+        let registry = AppRegistry(pool: pool, stackApp: stackApp)
+        router.register(CreateApp.type, CreateApp.self) { command, _ in
+            try Self.requireMaster(command.identity)
+            return try await registry.create(command.payload)
+        }
+        router.register(ListApps.type, Empty.self) { command, _ in
+            try Self.requireMaster(command.identity)
+            return try await registry.list()
+        }
+        router.register(ResolveApp.type, ResolveApp.self) { command, _ in
+            try Self.requireMaster(command.identity)
+            return try await registry.resolve(command.payload.applicationId)
+        }
+        router.register(DeleteApp.type, DeleteApp.self) { command, _ in
+            try Self.requireMaster(command.identity)
+            return try await registry.delete(named: command.payload.name)
+        }
+    }
+
+    private static func requireMaster(_ identity: Identity) throws {
+        guard identity.isMaster, !identity.isMaintenance else {
+            throw ParseError(.operationForbidden, "The app registry needs the admin key.")
+        }
+    }
+
+    func create(_ request: CreateApp) async throws -> AppRecord {
+        let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 100 else {
+            throw ParseError(.invalidJSON, "An app needs a name of 1 to 100 characters.")
+        }
+        let id = request.applicationId ?? Self.newKey()
+        guard AppContext.isValidId(id) else {
+            throw ParseError(.invalidJSON, "An application id is 1 to 40 letters, digits, '_' or '-'.")
+        }
+        guard name != stackApp.name else { throw ParseError(.duplicateValue, "An app named \(name) exists already.") }
+        guard id != stackApp.applicationId else { throw ParseError(.duplicateValue, "An app with the id \(id) exists already.") }
+        let keys = (0..<5).map { _ in Self.newKey() }
+        let rows: [PostgresRow]
+        do {
+            rows = try await pool.query("""
+                INSERT INTO apps (application_id, name, master_key, client_key, rest_api_key, javascript_key, dotnet_key)
+                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING \(Self.columns)
+                """, ([id, name] + keys).map { $0 as (any PostgresBindable)? }).rows
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            throw ParseError(.duplicateValue, "An app with that name or id exists already.")
+        }
+        guard let record = rows.first.flatMap(Self.record) else { throw ParseError(.internalServerError, "The app was not kept.") }
+        // A gateway that was told a moment ago that no app has this id stops believing it before the answer.
+        try await Task.sleep(for: AppLease.duration)
+        return record
+    }
+
+    func list() async throws -> AppList {
+        let rows = try await pool.query("SELECT \(Self.columns) FROM apps ORDER BY created_at, name").rows
+        return AppList(apps: [stackApp] + rows.compactMap(Self.record).map {
+            AppSummary(name: $0.name, applicationId: $0.applicationId, isStackApp: false, createdAt: $0.createdAt)
+        })
+    }
+
+    func resolve(_ id: String) async throws -> AppRecord {
+        let rows = try await pool.query("SELECT \(Self.columns) FROM apps WHERE application_id = $1", [id]).rows
+        guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
+        return record
+    }
+
+    func delete(named name: String) async throws -> AppRecord {
+        guard name != stackApp.name else {
+            throw ParseError(.operationForbidden, "\(name) is the app the stack's environment names: it cannot be deleted.")
+        }
+        let rows = try await pool.query("DELETE FROM apps WHERE name = $1 RETURNING \(Self.columns)", [name]).rows
+        guard let record = rows.first.flatMap(Self.record) else {
+            throw ParseError(.objectNotFound, "No app is named \(name).")
+        }
+        // No gateway serves it any more once the answer arrives: their copies of its keys have run out.
+        try await Task.sleep(for: AppLease.duration)
+        return record
+    }
+
+    static func unknown(_ id: String) -> ParseError { ParseError(.objectNotFound, "No app has the id \(id).") }
+
+    /// 40 random letters and digits, as Parse's application ids and keys were.
+    static func newKey() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<40).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+
+    private static let columns = """
+        application_id, name, master_key, client_key, rest_api_key, javascript_key, dotnet_key,
+        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+        """
+
+    private static func record(_ row: PostgresRow) -> AppRecord? {
+        guard let id = row["application_id"], let name = row["name"], let master = row["master_key"],
+              let client = row["client_key"], let rest = row["rest_api_key"], let javascript = row["javascript_key"],
+              let dotNet = row["dotnet_key"], let created = row["created_at"] else { return nil }
+        return AppRecord(name: name, applicationId: id, masterKey: master, clientKey: client, restApiKey: rest,
+                         javascriptKey: javascript, dotNetKey: dotNet, createdAt: created)
+    }
+}

@@ -1,0 +1,98 @@
+/// An app the stack serves besides its own, as the registry (`auth`) keeps it, with the keys a client uses.
+public struct AppRecord: Codable, Sendable, Equatable {
+    public var name: String
+    public var applicationId: String
+    public var masterKey: String
+    public var clientKey: String
+    public var restApiKey: String
+    public var javascriptKey: String
+    public var dotNetKey: String
+    public var createdAt: String
+
+    public init(name: String, applicationId: String, masterKey: String, clientKey: String, restApiKey: String,
+                javascriptKey: String, dotNetKey: String, createdAt: String) {
+        self.name = name
+        self.applicationId = applicationId
+        self.masterKey = masterKey
+        self.clientKey = clientKey
+        self.restApiKey = restApiKey
+        self.javascriptKey = javascriptKey
+        self.dotNetKey = dotNetKey
+        self.createdAt = createdAt
+    }
+}
+
+/// An app in the registry's list: the stack's own app (`PARSE_SERVER_APPLICATION_ID`, keys from the environment,
+/// never in the registry's rows) says only its name and id.
+public struct AppSummary: Codable, Sendable, Equatable {
+    public var name: String
+    public var applicationId: String
+    /// The app the stack's environment names: it cannot be deleted, its keys are the environment's.
+    public var isStackApp: Bool
+    public var createdAt: String?
+
+    public init(name: String, applicationId: String, isStackApp: Bool, createdAt: String?) {
+        self.name = name
+        self.applicationId = applicationId
+        self.isStackApp = isStackApp
+        self.createdAt = createdAt
+    }
+}
+
+/// `apps.create.v1` (gateway to auth): a new app named `name` (unique, 1-100 characters), with `applicationId`
+/// when given (else a new one) and new keys; answers its `AppRecord`. 137 for a name or id already taken.
+public struct CreateApp: Codable, Sendable, Equatable {
+    public static let type = "apps.create.v1"
+    public var name: String
+    public var applicationId: String?
+
+    public init(name: String, applicationId: String? = nil) {
+        self.name = name
+        self.applicationId = applicationId
+    }
+}
+
+/// `apps.list.v1` (gateway to auth, payload `Empty`): every app, the stack's own first; answers `AppList`.
+public enum ListApps {
+    public static let type = "apps.list.v1"
+}
+
+public struct AppList: Codable, Sendable, Equatable {
+    public var apps: [AppSummary]
+
+    public init(apps: [AppSummary]) { self.apps = apps }
+}
+
+/// `apps.resolve.v1` (gateway and services to auth): the app `applicationId` names, with its keys; 101 when no such
+/// app exists (the stack's own is not in the registry: its keys are its processes' environment).
+public struct ResolveApp: Codable, Sendable, Equatable {
+    public static let type = "apps.resolve.v1"
+    public var applicationId: String
+
+    public init(applicationId: String) { self.applicationId = applicationId }
+}
+
+/// `apps.delete.v1` (gateway to auth): removes the app named `name` from the registry, so no request of its is
+/// served any more; answers its `AppRecord`. The gateway then has every service drop its data (`DropAppData`).
+public struct DeleteApp: Codable, Sendable, Equatable {
+    public static let type = "apps.delete.v1"
+    public var name: String
+
+    public init(name: String) { self.name = name }
+}
+
+/// `apps.data.drop.v1` (gateway to each service with a database): closes what the service holds of the app and
+/// drops the app's database; answers `Empty`. Refused for an app still in the registry.
+public struct DropAppData: Codable, Sendable, Equatable {
+    public static let type = "apps.data.drop.v1"
+    public var applicationId: String
+
+    public init(applicationId: String) { self.applicationId = applicationId }
+}
+
+/// How long a copy of an app's registry entry (or of its absence) may be used without asking the registry again.
+/// The registry answers a change of an app (created, deleted) only once this long has passed since its commit, so
+/// when the answer arrives no copy from before the change is used any more, on any replica.
+public enum AppLease {
+    public static let duration: Duration = .seconds(2)
+}
