@@ -8,6 +8,9 @@
 #   6. get-by-id at 10k objects with metrics on and off (PARSE_METRICS=0), BENCH_METRICS_PAIRS pairs (2) in the order
 #      on off off on on off ..., the processes restarted between: what metrics cost (BENCH_METRICS_ONLY=1 runs only
 #      this part and its pgbench baseline).
+# BENCH_APPS=N runs instead creates and gets spread over N apps (the stack's own and N-1 created for the run, each
+# request to one picked at random; the 10k objects shared out among them) beside the same pgbench baselines, so
+# that a run with 1 and one with 20 compare what serving several apps costs.
 # Prints req/s and latencies of each and their ratio to the matching pgbench figure. See bench/README.md.
 set -euo pipefail
 
@@ -23,7 +26,9 @@ SMALL=${BENCH_SMALL_OBJECTS:-10000}
 LARGE=${BENCH_LARGE_OBJECTS:-1000000}
 METRICS_ONLY=${BENCH_METRICS_ONLY:-0}
 METRICS_PAIRS=${BENCH_METRICS_PAIRS:-2}
-readonly DURATION WARMUP CONNECTIONS SMALL LARGE METRICS_ONLY METRICS_PAIRS
+APPS=${BENCH_APPS:-0}
+ADMIN_KEY=${PARSE_SERVER_ADMIN_KEY:-myAdminKey}
+readonly DURATION WARMUP CONNECTIONS SMALL LARGE METRICS_ONLY METRICS_PAIRS APPS ADMIN_KEY
 
 readonly POSTS_DB=parse_posts
 readonly PGBENCH_DB=bench_pgbench
@@ -42,12 +47,21 @@ api() {
 # What this run started or created, removed at exit whatever happens.
 
 WORK_DIR=$(mktemp -d /tmp/bench-objects.XXXXXX)
+# The apps this run created (BENCH_APPS), deleted at exit; APP_IDS and APP_KEYS: every app the run spreads over.
+CREATED_APPS=()
+APP_IDS=()
+APP_KEYS=()
+ROOT=${BASE%"$MOUNT"}
 
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
     psql_admin -c "DROP DATABASE IF EXISTS $PGBENCH_DB WITH (FORCE)" >/dev/null 2>&1 || true
     psql_posts -c "DROP TABLE IF EXISTS classes.\"$CLASS\", classes.\"BenchCreate\"; DELETE FROM parse_schema WHERE class_name IN ('$CLASS', 'BenchCreate')" >/dev/null 2>&1 || true
+    local name
+    for name in "${CREATED_APPS[@]}"; do
+        curl -sf -X DELETE -H "X-Parse-Admin-Key: $ADMIN_KEY" "$ROOT/admin/apps/$name?confirm=$name" >/dev/null || true
+    done
     rm -rf "$WORK_DIR"
     if ((STARTED_STACK)); then
         say "stopping the stack this run started"
@@ -129,6 +143,90 @@ LUA
 }
 
 
+# ---------------------------------------------------------------------------------------------
+# BENCH_APPS: the same requests spread over several apps
+
+create_apps() {
+    APP_IDS=("$APP_ID")
+    APP_KEYS=("")
+    local i answer
+    for ((i = 2; i <= APPS; i++)); do
+        answer=$(curl -sf -X POST -H "X-Parse-Admin-Key: $ADMIN_KEY" -H 'Content-Type: application/json' \
+            --data "{\"name\":\"bench-$$-$i\"}" "$ROOT/admin/apps") || die "cannot create an app (is PARSE_SERVER_ADMIN_KEY the stack's?)"
+        CREATED_APPS+=("bench-$$-$i")
+        APP_IDS+=("$(python3 -c 'import json, sys; print(json.load(sys.stdin)["applicationId"])' <<<"$answer")")
+        APP_KEYS+=("$(python3 -c 'import json, sys; print(json.load(sys.stdin)["restApiKey"])' <<<"$answer")")
+    done
+    say "${#APP_IDS[@]} apps"
+}
+
+# A Lua table of every app's headers, for the scripts below.
+apps_lua() {
+    local i
+    echo "apps = {"
+    for i in "${!APP_IDS[@]}"; do
+        printf '  {["X-Parse-Application-Id"] = "%s", ["X-Parse-REST-API-Key"] = "%s", ["Content-Type"] = "application/json"},\n' \
+            "${APP_IDS[$i]}" "${APP_KEYS[$i]}"
+    done
+    echo "}"
+}
+
+write_app_scripts() {
+    local per_app=$((SMALL / APPS))
+    { apps_lua; cat <<'LUA'
+math.randomseed(os.time())
+request = function()
+    return wrk.format("POST", nil, apps[math.random(1, #apps)], '{"name":"cat","votes":1}')
+end
+LUA
+    } >"$WORK_DIR/create-apps.lua"
+    { apps_lua; cat <<LUA
+math.randomseed(os.time())
+request = function()
+    return wrk.format("GET", "$MOUNT/classes/$CLASS/b" .. math.random(1, $per_app - 1), apps[math.random(1, #apps)])
+end
+LUA
+    } >"$WORK_DIR/get-apps.lua"
+}
+
+# Each app's class gets its share of the objects, made with SQL in its own database after one create through the
+# API has made the class there.
+fill_apps() {
+    local per_app=$((SMALL / APPS)) i database
+    for i in "${!APP_IDS[@]}"; do
+        curl -sf -X POST -H "X-Parse-Application-Id: ${APP_IDS[$i]}" ${APP_KEYS[$i]:+-H "X-Parse-REST-API-Key: ${APP_KEYS[$i]}"} \
+            -H 'Content-Type: application/json' --data '{"name":"seed","votes":0}' "$BASE/classes/$CLASS" >/dev/null
+        if ((i == 0)); then database=$POSTS_DB; else database="${POSTS_DB}_app_${APP_IDS[$i]}"; fi
+        psql_db "$database" -c "INSERT INTO classes.\"$CLASS\" (\"objectId\", \"createdAt\", \"updatedAt\", name, votes)
+            SELECT 'b' || i, now(), now(), 'cat ' || i, floor(random() * 1000000) FROM generate_series(1, $per_app - 1) AS i;
+            ANALYZE classes.\"$CLASS\";" >/dev/null
+    done
+}
+
+run_apps() {
+    create_apps
+    write_app_scripts
+    measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
+    measure_pgbench pgbench-select -S
+    measure_wrk create "$BASE/classes/BenchCreate" "$WORK_DIR/create-apps.lua"
+    fill_apps
+    measure_wrk get-small "$BASE/classes/$CLASS" "$WORK_DIR/get-apps.lua"
+    echo
+    echo "wrk -t1 -c$CONNECTIONS and pgbench -j1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, loopback."
+    echo "$(nproc) cores shared by the load generator, the services, RabbitMQ and PostgreSQL. Load before: $LOAD_BEFORE"
+    echo "Spread over $APPS apps, each request to one at random; $SMALL objects in all."
+    echo
+    printf '%-44s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
+    printf '%-44s %10.0f %9s %9s\n' "pgbench INSERT one row (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-insert]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-insert]}")" "-"
+    printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select]}")" "-"
+    ratio_row "POST /classes/BenchCreate, $APPS apps" create pgbench-insert 44
+    ratio_row "GET /classes/$CLASS/<id>, $APPS apps" get-small pgbench-select 44
+    echo
+    echo "CPU per request, microseconds by process (the load generator's own not counted):"
+    printf '  %-42s %s\n' "POST /classes/BenchCreate, $APPS apps" "${CPU[create]}" \
+        "GET /classes/$CLASS/<id>, $APPS apps" "${CPU[get-small]}"
+}
+
 # Get-by-id with metrics on and off (the processes a get crosses restarted each time) in the order on off off on
 # on off ...: with an even number of pairs, a machine that drifts steadily during the run weighs on both settings
 # alike, and the spread between runs of one setting shows how far to trust the difference.
@@ -194,6 +292,10 @@ main() {
     write_scripts
     prepare_pgbench
 
+    if ((APPS > 0)); then
+        run_apps
+        return 0
+    fi
     if ((METRICS_ONLY)); then
         measure_pgbench pgbench-select -S
         fill_class "$SMALL"

@@ -96,3 +96,12 @@ public struct DropAppData: Codable, Sendable, Equatable {
 public enum AppLease {
     public static let duration: Duration = .seconds(2)
 }
+
+/// `apps.keys.rotate.v1` (gateway to auth): new keys for the app, every old one refused from the answer on; answers
+/// its `AppRecord` with them.
+public struct RotateAppKeys: Codable, Sendable, Equatable {
+    public static let type = "apps.keys.rotate.v1"
+    public var applicationId: String
+
+    public init(applicationId: String) { self.applicationId = applicationId }
+}

@@ -24,4 +24,19 @@ public enum AppContext {
         guard let app else { return key }
         return "app.\(app).\(key)"
     }
+
+    /// The app whose event was published under `key` (`routingKey`): nil for the stack's own app.
+    public static func app(ofRoutingKey key: String) -> String? {
+        guard key.hasPrefix("app.") else { return nil }
+        let rest = key.dropFirst(4)
+        guard let dot = rest.firstIndex(of: ".") else { return nil }
+        let app = String(rest[..<dot])
+        return isValidId(app) ? app : nil
+    }
+
+    /// The bindings of `keys` for every app: the stack's own app's as they are, and each other app's
+    /// (`app.*.<key>`), for a consumer that serves them all and tells them apart by `app(ofRoutingKey:)`.
+    public static func everyApp(_ keys: [String]) -> [String] {
+        keys + keys.map { "app.*.\($0)" }
+    }
 }

@@ -28,7 +28,7 @@ public final class AfterTriggerDispatcher: Sendable {
         var topology = Topology()
         topology.addEventExchange(exchange)
         topology.addCommandQueue(queue)
-        topology.bind(queue, to: exchange, routingKey: Self.binding(of: service))
+        for key in AppContext.everyApp([Self.binding(of: service)]) { topology.bind(queue, to: exchange, routingKey: key) }
         let box = ConnectionBox()
         let deliveries = self.deliveries
         let consumer = AMQPConnection.Consumer(queue: queue) { delivery in
@@ -67,9 +67,13 @@ public final class AfterTriggerDispatcher: Sendable {
         }
         let log = logger.with("request.id", command.requestId)
         let label = "\(command.payload.key.triggerName.rawValue) of \(command.payload.key.className)"
+        // The app of the write: from its routing key, or, for a try sent back to the queue, from the header.
+        let app = delivery.headers[AppContext.header] ?? AppContext.app(ofRoutingKey: delivery.routingKey)
         do {
-            _ = try await runner.run(command.payload, requestId: command.requestId, identity: command.identity,
+            _ = try await AppContext.$current.withValue(app) {
+                try await runner.run(command.payload, requestId: command.requestId, identity: command.identity,
                                      timeout: callTimeout)
+            }
             connection.ack(delivery)
         } catch {
             let attempts = DeliveryAttempts.current(delivery.headers, key: attemptsHeader, limit: maxAttempts)
@@ -84,6 +88,7 @@ public final class AfterTriggerDispatcher: Sendable {
             try? await Task.sleep(for: backoff(after: attempts))
             var headers = delivery.headers
             headers[attemptsHeader] = String(attempts)
+            headers[AppContext.header] = app
             connection.publish(OutgoingMessage(routingKey: queue, body: delivery.body, messageId: delivery.messageId,
                                                type: delivery.type, persistent: true, headers: headers))
             connection.ack(delivery)

@@ -35,19 +35,23 @@ public struct CloudTriggers: Sendable {
         let registry = TriggerRegistry(runner: runner, logger: logger)
         let listener = HooksChangedListener(service: service, url: configuration.amqpURL,
                                             exchange: configuration.eventExchange, registry: registry, logger: logger)
-        let dispatcher = AfterTriggerDispatcher(
-            service: service, url: configuration.amqpURL, exchange: configuration.eventExchange, runner: runner,
-            maxAttempts: configuration.afterTriggerAttempts, logger: logger)
         jobs.append(BackgroundJob(name: "cloud trigger registrations") {
             listener.start()
             await registry.maintain { listener.isConnected }
             await listener.stop()
         })
-        jobs.append(BackgroundJob(name: "after triggers") {
-            dispatcher.start()
-            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(200)) }
-            await dispatcher.stop()
-        })
+        // The stack's own app's dispatcher takes every app's after* triggers (bound to them all): another app's
+        // services add none of their own.
+        if AppContext.current == nil {
+            let dispatcher = AfterTriggerDispatcher(
+                service: service, url: configuration.amqpURL, exchange: configuration.eventExchange, runner: runner,
+                maxAttempts: configuration.afterTriggerAttempts, logger: logger)
+            jobs.append(BackgroundJob(name: "after triggers") {
+                dispatcher.start()
+                while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(200)) }
+                await dispatcher.stop()
+            })
+        }
         return CloudTriggers(service: service, registry: registry, runner: runner)
     }
 

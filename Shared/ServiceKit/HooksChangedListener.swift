@@ -11,7 +11,9 @@ public final class HooksChangedListener: Sendable {
     public init(service: ServiceName, url: AMQPURL, exchange: String, registry: TriggerRegistry, logger: Logger) {
         let queue = "\(service.rawValue).hooks.\(RandomUUID.string())"
         var topology = Topology()
-        topology.addPrivateEventQueue(queue, exchange: exchange, routingKeys: [ListTriggers.changedRoutingKey])
+        // The announcements of the app the registry is made for (`AppContext` now).
+        topology.addPrivateEventQueue(queue, exchange: exchange,
+                                      routingKeys: [AppContext.routingKey(ListTriggers.changedRoutingKey, app: AppContext.current)])
         // Auto-acknowledged: the registry reloads whenever this connection comes back, so a notification lost with
         // it costs nothing.
         let consumer = AMQPConnection.Consumer(queue: queue, autoAck: true) { _ in

@@ -34,7 +34,12 @@ public final class TriggerRegistry: Sendable {
     /// The loads, stopped when `maintain` ends with the service.
     private let loads = OwnedTasks("trigger list loads")
 
+    /// The app whose registrations these are (`AppContext` when the registry was made): every load asks for its
+    /// list, whichever task or notification starts the load.
+    private let app: String?
+
     public init(runner: any CloudTriggerRunner, logger: Logger, loadTimeout: Duration = .seconds(2)) {
+        app = AppContext.current
         self.runner = runner
         self.logger = logger
         self.loadTimeout = loadTimeout
@@ -117,7 +122,7 @@ public final class TriggerRegistry: Sendable {
 
     private func load() async {
         do {
-            let registrations = try await runner.listTriggers(timeout: loadTimeout)
+            let registrations = try await AppContext.$current.withValue(app) { try await runner.listTriggers(timeout: loadTimeout) }
             let byClass = Dictionary(grouping: registrations.triggers, by: \.className).mapValues { Set($0.map(\.triggerName)) }
             state.withLock {
                 $0.byClass = byClass

@@ -139,6 +139,124 @@ extension IntegrationSuite {
             try await Self.delete(second)
         }
 
+        /// With client object ids allowed, the same class and object id in two apps and the stack's own are three
+        /// objects.
+        @Test func theSameObjectIdInEachAppIsEachAppsOwn() async throws {
+            let first = try await Self.create("SameA")
+            let second = try await Self.create("SameB")
+            try TestStack.control(["stop-service", "posts"])
+            try TestStack.control(["start-service", "posts"], settings: ["PARSE_SERVER_ALLOW_CUSTOM_OBJECT_ID": "true"])
+            try await TestStack.run({
+                let cls = PostsHTTP.uniqueClass("Same")
+                let id = "same-\(UUID().uuidString.prefix(8))"
+                for app in [first, second] {
+                    let created = try await app.send("POST", "/classes/\(cls)", ["objectId": id, "owner": app.name])
+                    #expect(created.status == 201 && created.json?["objectId"] as? String == id, "\(created.text)")
+                }
+                let mine = try await PostsHTTP.send("POST", "/classes/\(cls)", ["objectId": id, "owner": "stack"])
+                #expect(mine.status == 201, "\(mine.text)")
+                for (app, owner) in [(first, first.name), (second, second.name)] {
+                    let read = try await app.send("GET", "/classes/\(cls)/\(id)")
+                    #expect(read.json?["owner"] as? String == owner, "\(read.text)")
+                }
+                #expect(try await PostsHTTP.send("GET", "/classes/\(cls)/\(id)").json?["owner"] as? String == "stack")
+                #expect(try await first.send("DELETE", "/classes/\(cls)/\(id)").status == 200)
+                #expect(try await second.send("GET", "/classes/\(cls)/\(id)").status == 200, "the other app's is still there")
+            }, thenAlways: {
+                try TestStack.control(["stop-service", "posts"])
+                try TestStack.control(["start-service", "posts"])
+            })
+            try await Self.delete(first)
+            try await Self.delete(second)
+        }
+
+        /// An app's webhook triggers run for its writes only, after* ones too (the stack's dispatcher takes every
+        /// app's), and not for the stack's own app's writes to a class of the same name.
+        @Test func anAppsTriggersRunForItsWritesOnly() async throws {
+            let app = try await Self.create("Hooks")
+            let other = try await Self.create("NoHooks")
+            let receiver = try TriggerWebhookReceiver()
+            let cls = PostsHTTP.uniqueClass("Hooked")
+            for trigger in ["beforeSave", "afterSave"] {
+                let path = "/\(trigger)/\(cls)"
+                let reply = try await app.send("POST", "/hooks/triggers", ["className": cls, "triggerName": trigger,
+                                                                          "url": receiver.url(path)], master: true)
+                #expect(reply.status == 200, "\(reply.text)")
+            }
+            #expect(try await app.send("POST", "/classes/\(cls)", ["n": 1]).status == 201)
+            #expect(receiver.calls("/beforeSave/\(cls)").count == 1, "registered before the write: it applies")
+            let after = try await receiver.waitForCalls("/afterSave/\(cls)", timeout: .seconds(15)) { !$0.isEmpty }
+            #expect(after.count == 1)
+            #expect(try await other.send("POST", "/classes/\(cls)", ["n": 2]).status == 201)
+            _ = try await PostsHTTP.create(cls, ["n": 3])
+            try await Task.sleep(for: .seconds(1))
+            #expect(receiver.calls("/beforeSave/\(cls)").count == 1 && receiver.calls("/afterSave/\(cls)").count == 1,
+                    "another app's and the stack app's writes run none of them")
+            await receiver.stop()
+            try await Self.delete(app)
+            try await Self.delete(other)
+        }
+
+        /// A file uploaded to an app is at that app's URL, and neither another app's nor the stack's own.
+        @Test func anAppsFilesAreAtItsOwnURLs() async throws {
+            let app = try await Self.create("Files")
+            let other = try await Self.create("OtherFiles")
+            let upload = try await HTTP.send("POST", "/files/cat.txt", headers: [
+                "X-Parse-Application-Id": app.id, "X-Parse-Master-Key": app.masterKey, "Content-Type": "text/plain",
+            ], body: Data("{\"purr\":1}".utf8))
+            #expect(upload.status == 201, "\(upload.text)")
+            let url = try #require(upload.json?["url"] as? String)
+            let name = try #require(upload.json?["name"] as? String)
+            #expect(url.hasSuffix("/files/\(app.id)/\(name)"), "\(url)")
+            let download = try await HTTP.send("GET", "/files/\(app.id)/\(name)")
+            #expect(download.status == 200 && download.text == "{\"purr\":1}", "raw bytes, though JSON: \(download.text)")
+            for elsewhere in [other.id, TestStack.applicationId] {
+                #expect(try await HTTP.send("GET", "/files/\(elsewhere)/\(name)").status == 404, "\(elsewhere)")
+            }
+            #expect(try await HTTP.send("GET", "/files/noSuchApp/\(name)").status == 403)
+            // A pointer to the file in an object of the app names the app's URL.
+            let created = try await app.send("POST", "/classes/Photo", ["image": ["__type": "File", "name": name]])
+            let id = try #require(created.json?["objectId"] as? String, "\(created.text)")
+            let read = try await app.send("GET", "/classes/Photo/\(id)")
+            #expect(((read.json?["image"] as? [String: Any])?["url"] as? String)?.contains("/files/\(app.id)/") == true,
+                    "\(read.text)")
+            let deleted = try await HTTP.send("DELETE", "/files/\(name)", headers: [
+                "X-Parse-Application-Id": app.id, "X-Parse-Master-Key": app.masterKey])
+            #expect(deleted.status == 200, "\(deleted.text)")
+            #expect(try await HTTP.send("GET", "/files/\(app.id)/\(name)").status == 404)
+            try await Self.delete(app)
+            try await Self.delete(other)
+        }
+
+        /// A LiveQuery client of an app hears of that app's objects only, and needs that app's keys.
+        @Test func anAppsLiveQueriesHearOfItsObjectsOnly() async throws {
+            let app = try await Self.create("Live")
+            let cls = PostsHTTP.uniqueClass("Live")
+            let wrongKey = try LiveQueryClient()
+            try wrongKey.send(["op": "connect", "applicationId": app.id, "restAPIKey": "wrong"])
+            #expect(try wrongKey.receive()?["code"] as? Int == 4)
+            let client = try LiveQueryClient()
+            try client.send(["op": "connect", "applicationId": app.id, "restAPIKey": app.restKey])
+            #expect(try client.receive()?["op"] as? String == "connected")
+            let subscribed = try client.subscribe(1, className: cls)
+            #expect(subscribed?["op"] as? String == "subscribed", "\(subscribed ?? [:])")
+            let stackClient = try LiveQueryClient()
+            try stackClient.connect()
+            _ = try stackClient.subscribe(1, className: cls)
+
+            _ = try await PostsHTTP.create(cls, ["owner": "stack"])
+            let created = try await app.send("POST", "/classes/\(cls)", ["owner": "app"])
+            #expect(created.status == 201, "\(created.text)")
+            let heard = try #require(try client.receive())
+            #expect(heard["op"] as? String == "create", "\(heard)")
+            #expect((heard["object"] as? [String: Any])?["owner"] as? String == "app", "\(heard)")
+            #expect(try client.expectNothing() == nil, "nothing of the stack app's object")
+            let stackHeard = try stackClient.receive()
+            #expect((stackHeard?["object"] as? [String: Any])?["owner"] as? String == "stack", "\(stackHeard ?? [:])")
+            #expect(try stackClient.expectNothing() == nil, "nothing of the app's object")
+            try await Self.delete(app)
+        }
+
         @Test func votesAndTheirEventsStayInTheirApp() async throws {
             let app = try await Self.create("Votes")
             let cls = PostsHTTP.uniqueClass("Cat")

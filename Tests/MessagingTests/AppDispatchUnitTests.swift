@@ -20,6 +20,10 @@ import Testing
     @Test func anAppsEventsHaveRoutingKeysOfTheirOwn() {
         #expect(AppContext.routingKey("vote.cast.Cat", app: nil) == "vote.cast.Cat")
         #expect(AppContext.routingKey("vote.cast.Cat", app: "paws") == "app.paws.vote.cast.Cat")
+        #expect(AppContext.app(ofRoutingKey: "app.paws.vote.cast.Cat") == "paws")
+        #expect(AppContext.app(ofRoutingKey: "vote.cast.Cat") == nil && AppContext.app(ofRoutingKey: "app.") == nil)
+        #expect(AppContext.app(ofRoutingKey: "application.created.x") == nil)
+        #expect(AppContext.everyApp(["vote.*.*"]) == ["vote.*.*", "app.*.vote.*.*"])
         #expect(AppContext.isValidId("Ab_9-x") && !AppContext.isValidId("") && !AppContext.isValidId("a.b")
                 && !AppContext.isValidId("a b") && !AppContext.isValidId(String(repeating: "a", count: 41)))
     }

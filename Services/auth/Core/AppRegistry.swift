@@ -40,6 +40,10 @@ struct AppRegistry: Sendable {
             try Self.requireMaster(command.identity)
             return try await registry.resolve(command.payload.applicationId)
         }
+        router.register(RotateAppKeys.type, RotateAppKeys.self) { command, _ in
+            try Self.requireMaster(command.identity)
+            return try await registry.rotateKeys(command.payload.applicationId)
+        }
         router.register(DeleteApp.type, DeleteApp.self) { command, _ in
             try Self.requireMaster(command.identity)
             return try await registry.delete(named: command.payload.name)
@@ -89,6 +93,21 @@ struct AppRegistry: Sendable {
     func resolve(_ id: String) async throws -> AppRecord {
         let rows = try await pool.query("SELECT \(Self.columns) FROM apps WHERE application_id = $1", [id]).rows
         guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
+        return record
+    }
+
+    func rotateKeys(_ id: String) async throws -> AppRecord {
+        guard id != stackApp.applicationId else {
+            throw ParseError(.operationForbidden, "The keys of the app the stack's environment names are its environment's.")
+        }
+        let keys = (0..<5).map { _ in Self.newKey() }
+        let rows = try await pool.query("""
+            UPDATE apps SET master_key = $2, client_key = $3, rest_api_key = $4, javascript_key = $5, dotnet_key = $6
+            WHERE application_id = $1 RETURNING \(Self.columns)
+            """, ([id] + keys).map { $0 as (any PostgresBindable)? }).rows
+        guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
+        // Every gateway's copy of the old keys runs out before the answer.
+        try await Task.sleep(for: AppLease.duration)
         return record
     }
 

@@ -10,13 +10,12 @@ import Runtime
 /// - `GET /admin/apps`: `{"results": [...]}`, the stack's own app first (`AppSummary`);
 /// - `POST /admin/apps` with `{"name": ..., "applicationId": ...}` (the id optional): 201 and the new app with its
 ///   keys (`AppRecord`);
+/// - `POST /admin/apps/<name>/keys`: new keys for the app (the old ones stop working); 200 and the app with them;
 /// - `DELETE /admin/apps/<name>?confirm=<name>`: the app leaves the registry, then every service drops its data;
 ///   200 and the app as it was.
 struct AppsAdmin {
     static let path = "/admin/apps"
     static let keyHeader = "X-Parse-Admin-Key"
-    /// The services that keep an app's data, each in a database of its own.
-    static let dataOwners: [ServiceName] = [.auth, .posts, .votes, .files, .cloud]
 
     let configuration: GatewayConfiguration
     let client: RPCClient
@@ -35,28 +34,27 @@ struct AppsAdmin {
         guard let key = configuration.adminKey, let sent = request.headers[Self.keyHeader], ConstantTime.equals(key, sent) else {
             return ParseResponses.unauthorized
         }
+        let registry = AppRegistryCalls(client: client, timeout: configuration.requestTimeout, requestId: requestId)
+        let segments = rest.split(separator: "/", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? String($0) }
         do {
-            switch (request.method, rest.isEmpty) {
-            case ("GET", true):
-                let list: AppList = try await call(ListApps.type, Empty(), requestId: requestId)
-                return try Self.json(200, ["results": list.apps])
-            case ("POST", true):
-                let create = try Self.decode(CreateApp.self, request.body)
-                let app: AppRecord = try await call(CreateApp.type, create, requestId: requestId)
+            switch (request.method, segments.count) {
+            case ("GET", _) where rest.isEmpty:
+                return try Self.json(200, ["results": try await registry.list().apps])
+            case ("POST", _) where rest.isEmpty:
+                let app = try await registry.create(try Self.decode(CreateApp.self, request.body))
                 logger.info("app created", ["app": app.applicationId, "name": app.name])
                 return try Self.json(201, app)
-            case ("DELETE", false):
-                let name = rest.removingPercentEncoding ?? rest
+            case ("POST", 2) where segments[1] == "keys":
+                let app = try await registry.rotateKeys(try await registry.named(segments[0]).applicationId)
+                logger.info("app keys rotated", ["app": app.applicationId, "name": app.name])
+                return try Self.json(200, app)
+            case ("DELETE", 1):
+                let name = segments[0]
                 guard request.query.first(where: { $0.name == "confirm" })?.value == name else {
                     throw ParseError(.invalidJSON, "Deleting an app removes all its data: confirm it with ?confirm=<its name>.")
                 }
-                let app: AppRecord = try await call(DeleteApp.type, DeleteApp(name: name), requestId: requestId)
+                let app = try await registry.delete(named: name)
                 logger.info("app deleted", ["app": app.applicationId, "name": app.name])
-                for service in Self.dataOwners {
-                    let _: Empty = try await client.send(DropAppData.type, DropAppData(applicationId: app.applicationId),
-                                                         to: service, requestId: requestId, identity: .master,
-                                                         timeout: configuration.requestTimeout, safeToRunTwice: false)
-                }
                 return try Self.json(200, app)
             default:
                 return ParseResponses.unknownRoute(request.method, request.path)
@@ -65,13 +63,6 @@ struct AppsAdmin {
             return ParseResponses.error(CallFailure.parseError(error, write: request.method != "GET", call: "app registry",
                                                                logger: logger))
         }
-    }
-
-    /// The registry's commands are the stack's own app's, as master.
-    private func call<Payload: Codable & Sendable, Result: Codable & Sendable>(
-        _ type: String, _ payload: Payload, requestId: String) async throws -> Result {
-        try await client.send(type, payload, to: .auth, requestId: requestId, identity: .master,
-                              timeout: configuration.requestTimeout + AppLease.duration, safeToRunTwice: false)
     }
 
     private static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {

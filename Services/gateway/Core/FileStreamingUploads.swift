@@ -22,7 +22,8 @@ extension GatewayResponder: HTTPStreamingResponder {
         return await TraceContext.$current.withValue(Self.trace(head)) {
             await logged(head, log: logger.with("request.id", requestId)) {
                 guard let path = route.path else { return ParseResponses.unknownRoute(head.method, head.path) }
-                return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
+                return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger,
+                                                apps: apps)
                     .respondStreamed(to: head, body: body, path: path, requestId: requestId,
                                      serverURL: serverURL(for: head))
             }

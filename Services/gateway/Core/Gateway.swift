@@ -38,9 +38,10 @@ public final class Gateway: Sendable {
         let counter = RequestCounter()
         requestCounts = RequestCountReporter(counter: counter, client: client, interval: configuration.requestCountInterval,
                                              timeout: configuration.requestTimeout, logger: logger)
+        let apps = AppDirectory(client: client, timeout: configuration.requestTimeout)
         let api = InstrumentedResponder(
             inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
-                                    rateLimiter: rateLimiter, scriptLogs: scriptLogs, logger: logger),
+                                    rateLimiter: rateLimiter, scriptLogs: scriptLogs, apps: apps, logger: logger),
             metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, requestCounts: counter,
             masterKey: configuration.masterKey, queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
         MetricsSwitch.set(configuration.metricsEnabled)
@@ -54,7 +55,8 @@ public final class Gateway: Sendable {
                 readOnlyMasterKey: configuration.readOnlyMasterKey, clientKeys: configuration.clientKeys,
                 mountPath: configuration.mountPath, graphQLPath: configuration.graphQLPath,
                 fallbackHost: "\(configuration.host):\(configuration.port)",
-                imageSources: configuration.publicServerURL.map { [$0] } ?? [])
+                imageSources: configuration.publicServerURL.map { [$0] } ?? [],
+                apps: DashboardAppAccess(directory: apps, client: client, timeout: configuration.requestTimeout))
         } else {
             responder = api
         }

@@ -22,10 +22,10 @@ struct GatewayResponder: HTTPResponder {
     /// The GraphQL schema as last built, shared by every request.
     private let graphQL = ParseGraphQLEndpoint()
     /// The apps besides the stack's own, as the registry answers for them.
-    private let apps: AppDirectory
+    let apps: AppDirectory
 
     init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
-         rateLimiter: RateLimiter = .none, scriptLogs: ScriptLogShipper? = nil, logger: Logger) {
+         rateLimiter: RateLimiter = .none, scriptLogs: ScriptLogShipper? = nil, apps: AppDirectory? = nil, logger: Logger) {
         self.configuration = configuration
         self.scriptLogs = scriptLogs
         self.rateLimiter = rateLimiter
@@ -33,7 +33,7 @@ struct GatewayResponder: HTTPResponder {
         self.sessions = sessions
         self.logger = logger
         access = AccessCheck(configuration)
-        apps = AppDirectory(client: client, timeout: configuration.requestTimeout)
+        self.apps = apps ?? AppDirectory(client: client, timeout: configuration.requestTimeout)
         let seconds = max(1, Int(configuration.readinessTimeout.components.seconds))
         readiness = Readiness(client: client, timeout: configuration.readinessTimeout,
                               deadLetters: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: seconds),
@@ -131,7 +131,8 @@ struct GatewayResponder: HTTPResponder {
                 ? ParseResponses.json(200, body)
                 : ParseResponses.json(503, body, extra: [("Retry-After", "1")])
         case .files:
-            return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
+            return await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger,
+                                            apps: apps)
                 .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
         case .appsAdmin:
             return await AppsAdmin(configuration: configuration, client: client, logger: log)

@@ -32,7 +32,9 @@ struct RateLimiter: Sendable {
         guard let counter, !rules.isEmpty else { return nil }
         for (index, rule) in rules.enumerated()
         where rule.applies(method: method, path: path, identity: identity, remoteAddress: remoteAddress) {
-            let key = "\(index):\(rule.requestPath):\(rule.zoneKey(identity: identity, remoteAddress: remoteAddress))"
+            // Each app counts its own requests (`AppContext`): one app's clients never use up another's limit.
+            let app = AppContext.current.map { "app.\($0):" } ?? ""
+            let key = "\(app)\(index):\(rule.requestPath):\(rule.zoneKey(identity: identity, remoteAddress: remoteAddress))"
             do {
                 let hits = try await counter.hit(key, windowMilliseconds: rule.windowMilliseconds)
                 if hits > rule.requestCount {

@@ -1,6 +1,8 @@
 // Every call goes to the same REST API a client uses; the gateway adds the master key to calls that carry
 // the dashboard's cookie and this page's CSRF token, so the key never reaches the browser.
-const state = { session: null };
+// `app`: the app chosen in the switcher when it is not the stack's own; its calls carry it
+// (`X-Parse-Dashboard-App`) and the gateway adds that app's keys instead.
+const state = { session: null, app: null };
 
 export class APIError extends Error {
   constructor(status, code, message) {
@@ -11,6 +13,18 @@ export class APIError extends Error {
 }
 
 export function session() { return state.session; }
+
+export function chosenApp() { return state.app; }
+
+// The application id of the app the pages show.
+export function currentAppId() { return state.app || state.session.applicationId; }
+
+export function chooseApp(id) {
+  state.app = id && id !== state.session.applicationId ? id : null;
+  sessionStorage.setItem('parse-dashboard-app', id || '');
+}
+
+export function appHeaders() { return state.app ? { 'X-Parse-Dashboard-App': state.app } : {}; }
 
 export function dashboardPath() {
   const path = location.pathname.replace(/\/[^/]*$/, '');
@@ -51,13 +65,26 @@ export async function logOut() {
   state.session = null;
 }
 
-// A GET of one of the dashboard's own routes (`keys`), with this login's CSRF token; errors as `api`'s.
+// A GET of one of the dashboard's own routes (`keys`, `apps`), with this login's CSRF token; errors as `api`'s.
 export async function dashboardGet(path) {
   const response = await fetch(dashboardPath() + '/' + path, {
     credentials: 'same-origin', cache: 'no-store', headers: { 'X-Parse-Dashboard-Token': state.session.csrfToken },
   });
   return answer(response);
 }
+
+async function dashboardPost(path, body) {
+  const response = await fetch(dashboardPath() + '/' + path, {
+    method: 'POST', credentials: 'same-origin', cache: 'no-store',
+    headers: { 'X-Parse-Dashboard-Token': state.session.csrfToken, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body || {}),
+  });
+  return answer(response);
+}
+
+export const listApps = () => dashboardGet('apps');
+export const createApp = (name) => dashboardPost('apps', { name });
+export const rotateKeys = (id) => dashboardPost('apps/' + encodeURIComponent(id) + '/keys');
 
 export function apiURL(path) {
   const mount = state.session.mountPath === '/' ? '' : state.session.mountPath;
@@ -75,7 +102,7 @@ export async function api(method, path, body, query) {
     const text = params.toString();
     if (text) url += '?' + text;
   }
-  const headers = { 'X-Parse-Dashboard-Token': state.session.csrfToken };
+  const headers = { 'X-Parse-Dashboard-Token': state.session.csrfToken, ...appHeaders() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(url, {
     method, credentials: 'same-origin', cache: 'no-store', headers,
@@ -87,7 +114,8 @@ export async function api(method, path, body, query) {
 export async function uploadFile(name, file) {
   const response = await fetch(apiURL('files/' + encodeURIComponent(name)), {
     method: 'POST', credentials: 'same-origin',
-    headers: { 'X-Parse-Dashboard-Token': state.session.csrfToken, 'Content-Type': file.type || 'application/octet-stream' },
+    headers: { 'X-Parse-Dashboard-Token': state.session.csrfToken, ...appHeaders(),
+      'Content-Type': file.type || 'application/octet-stream' },
     body: file,
   });
   return answer(response);

@@ -1,5 +1,5 @@
-import { loadSession, logIn, logOut, session } from './api.js';
-import { say } from './dom.js';
+import { chooseApp, createApp, listApps, loadSession, logIn, logOut, session } from './api.js';
+import { h, say } from './dom.js';
 import { showCore } from './core.js';
 import { showAnalytics } from './analytics.js';
 import { showPush } from './push.js';
@@ -38,10 +38,27 @@ async function route() {
   }
 }
 
-function showApp() {
+// The switcher lists every app, the stack's own first; `wanted` (or the last choice) is shown.
+async function loadApps(wanted) {
+  const switcher = document.getElementById('app-switcher');
+  let apps = [{ applicationId: session().applicationId, name: session().applicationId }];
+  try {
+    ({ results: apps } = await listApps());
+  } catch (error) {
+    say(error.message, true);
+  }
+  switcher.replaceChildren(...apps.map((app) => h('option', { value: app.applicationId }, app.name)));
+  const choice = wanted ?? sessionStorage.getItem('parse-dashboard-app');
+  switcher.value = apps.some((app) => app.applicationId === choice) ? choice : session().applicationId;
+  chooseApp(switcher.value);
+}
+
+async function showApp() {
   document.getElementById('login').hidden = true;
   document.getElementById('app').hidden = false;
   document.getElementById('who').textContent = session().user + (session().readOnly ? ' (read-only)' : '');
+  document.getElementById('new-app').hidden = session().readOnly;
+  await loadApps();
   route();
 }
 
@@ -67,6 +84,24 @@ document.addEventListener('DOMContentLoaded', async () => {
     await logOut();
     location.hash = '';
     showLogin(document.getElementById('login-form').dataset.mode || 'masterKey');
+  });
+  document.getElementById('app-switcher').addEventListener('change', (event) => {
+    chooseApp(event.currentTarget.value);
+    route();
+  });
+  document.getElementById('new-app').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const input = document.getElementById('new-app-name');
+    try {
+      const app = await createApp(input.value.trim());
+      input.value = '';
+      await loadApps(app.applicationId);
+      location.hash = '#/settings';
+      await route();
+      say(`${app.appName} is created: its keys are below.`);
+    } catch (error) {
+      say(error.message, true);
+    }
   });
   window.addEventListener('hashchange', route);
   const current = await loadSession();

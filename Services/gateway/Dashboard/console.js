@@ -1,7 +1,7 @@
 // The API console: one REST request composed by hand (method, path below the mount, JSON body), sent with the
 // master key (through the dashboard's session, so the key stays on the server) or as a user's session token, and
 // its answer shown as it came: status and body.
-import { apiURL, session } from './api.js';
+import { apiURL, appHeaders, currentAppId, session } from './api.js';
 import { h, say } from './dom.js';
 
 export async function showConsole(view) {
@@ -22,8 +22,9 @@ export async function showConsole(view) {
     const headers = {};
     if (as.value === 'master') {
       headers['X-Parse-Dashboard-Token'] = session().csrfToken;
+      Object.assign(headers, appHeaders());
     } else {
-      headers['X-Parse-Application-Id'] = session().applicationId;
+      headers['X-Parse-Application-Id'] = currentAppId();
       headers['X-Parse-Session-Token'] = token.value.trim();
     }
     const text = body.value.trim();

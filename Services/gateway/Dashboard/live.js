@@ -2,7 +2,7 @@
 // changes its row in place; a create, a delete or a row entering or leaving the class's rows loads the page again.
 // While the socket is down the page is refreshed every few seconds and the socket is opened again, after 1 s, then
 // 2, 4 ... up to 30 s; the state shown says which of the two is keeping the rows current.
-import { session } from './api.js';
+import { currentAppId, session } from './api.js';
 
 const REFRESH_MS = 5000;
 const RECONNECT_MAX_MS = 30000;
@@ -50,7 +50,7 @@ export function watchClass(className, { onState, onUpdate, refresh }) {
     }
     socket = current;
     current.addEventListener('open', () => {
-      current.send(JSON.stringify({ op: 'connect', applicationId: session().applicationId }));
+      current.send(JSON.stringify({ op: 'connect', applicationId: currentAppId() }));
     });
     current.addEventListener('message', (message) => {
       let data;

@@ -1,7 +1,7 @@
 // The Settings tab: the app's name, its application id and server URL, the keys a client needs (the master key
 // only on request, and never to a read-only user: the server refuses it), the settings that change while the
 // server runs (`/settings`), and an export of every class as JSON and CSV in one ZIP archive with the schemas.
-import { api, dashboardGet, session } from './api.js';
+import { api, chosenApp, dashboardGet, rotateKeys, session } from './api.js';
 import { attempt, h } from './dom.js';
 import { settingsForm } from './runtime-settings.js';
 import { allObjects, toCSV } from './transfer.js';
@@ -10,7 +10,14 @@ import { zipArchive } from './zip.js';
 const KEYS = [['clientKey', 'Client key'], ['javascriptKey', 'JavaScript key'], ['restAPIKey', 'REST API key'],
   ['dotNetKey', '.NET key']];
 
-const keys = (withMasterKey) => dashboardGet('keys' + (withMasterKey ? '?masterKey=1' : ''));
+// The keys of the app the switcher shows.
+const keys = (withMasterKey) => {
+  const query = new URLSearchParams();
+  if (chosenApp()) query.set('app', chosenApp());
+  if (withMasterKey) query.set('masterKey', '1');
+  const text = query.toString();
+  return dashboardGet('keys' + (text ? '?' + text : ''));
+};
 
 export async function showSettings(view) {
   const app = await keys(false);
@@ -32,6 +39,15 @@ export async function showSettings(view) {
     h('tr', { dataset: { key: 'masterKey' } }, h('th', {}, 'Master key'),
       h('td', { class: 'key-value' }, masterValue, ' ', showMaster))));
 
+  // An app created here gets new keys on request; the stack's own app's are its environment's.
+  const rotate = chosenApp() && app.canRotate ? h('button', { id: 'rotate-keys', type: 'button' }, 'Rotate keys') : null;
+  rotate?.addEventListener('click', () => attempt(async () => {
+    rotate.disabled = true;
+    await rotateKeys(chosenApp());
+    view.replaceChildren();
+    await showSettings(view);
+  }, 'New keys are in force; the old ones no longer work.'));
+
   const progress = h('p', { id: 'export-progress', class: 'hint' });
   const exportButton = h('button', { id: 'export-app', type: 'button' }, 'Export all data');
   exportButton.addEventListener('click', () => attempt(async () => {
@@ -45,7 +61,8 @@ export async function showSettings(view) {
 
   view.append(
     h('section', { class: 'card', id: 'settings-keys' }, h('h2', {}, 'Keys'),
-      h('p', { class: 'hint' }, 'What a client needs to reach this app. Keys are set where the server is started.'), keyTable),
+      h('p', { class: 'hint' }, chosenApp() ? 'What a client needs to reach this app.'
+        : 'What a client needs to reach this app. Keys are set where the server is started.'), keyTable, rotate),
     await settingsForm(),
     h('section', { class: 'card', id: 'settings-export' }, h('h2', {}, 'Export data'),
       h('p', { class: 'hint' }, 'Every class as JSON (as the data browser imports it) and as CSV, with the schemas, in one ZIP archive.'),

@@ -17,7 +17,8 @@ import Synchronization
 public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     let loop: SocketLoop
     let backend: any LiveBackend
-    let keys: LiveKeys
+    /// Changed on the hub's thread only (an app's keys rotated: `LiveHubs`).
+    var keys: LiveKeys
     /// `PARSE_SERVER_REQUEST_COMPLEXITY_QUERY_DEPTH` applies to subscriptions too.
     let limits: RequestComplexity
     let logger: Logger

@@ -35,8 +35,9 @@ public enum LiveService {
         let hub = LiveQueryHub(loop: loop, backend: MessagingLiveBackend(client: calls, timeout: configuration.requestTimeout),
                                keys: configuration.keys, limits: configuration.requestComplexity,
                                graphQLLimits: configuration.graphQLLimits, logger: logger)
-        loop.delegate = hub
-        let events = eventConnection(configuration, hub: hub, logger: logger)
+        let hubs = LiveHubs(stack: hub, loop: loop, calls: calls, configuration: configuration, logger: logger)
+        loop.delegate = hubs
+        let events = eventConnection(configuration, hubs: hubs, logger: logger)
         do {
             try loop.start(host: configuration.host, port: configuration.port)
         } catch {
@@ -51,7 +52,7 @@ public enum LiveService {
         loop.stop()
         await loop.join()
         await events.stop()
-        await hub.stop()
+        await hubs.stop()
         await scriptLogs.stop()
         await calls.stop()
         await metrics?.stop()
@@ -61,12 +62,13 @@ public enum LiveService {
 
     /// Events are auto-acknowledged: a live event is worth sending only now, and a queue of this process's own
     /// disappears with it, so there is nothing to redeliver to.
-    static func eventConnection(_ configuration: LiveConfiguration, hub: LiveQueryHub, logger: Logger) -> AMQPConnection {
+    static func eventConnection(_ configuration: LiveConfiguration, hubs: LiveHubs, logger: Logger) -> AMQPConnection {
         let queue = "live.events.\(UUID().uuidString.lowercased())"
         var topology = Topology()
-        topology.addPrivateEventQueue(queue, exchange: configuration.eventExchange, routingKeys: LiveEvent.routingKeys)
+        topology.addPrivateEventQueue(queue, exchange: configuration.eventExchange,
+                                      routingKeys: AppContext.everyApp(LiveEvent.routingKeys))
         let consumer = AMQPConnection.Consumer(queue: queue, autoAck: true) { delivery in
-            hub.receive(routingKey: delivery.routingKey, body: delivery.body)
+            hubs.receive(routingKey: delivery.routingKey, body: delivery.body)
         }
         return AMQPConnection(url: configuration.amqpURL,
                               options: .init(name: "live-events", topology: topology, consumers: [consumer], prefetch: 1_024),

@@ -1,5 +1,6 @@
 import Contracts
 import ParseWire
+import Runtime
 import ServiceKit
 import Storage
 
@@ -25,9 +26,11 @@ struct RequestContext: Sendable {
     /// configuration then holds.
     var settings: SettingsHandler? = nil
 
-    /// File urls start with the public server URL when one is configured, as the gateway's upload answers do.
+    /// File urls start with the public server URL when one is configured, as the gateway's upload answers do, and
+    /// name the app the request is for.
     var codec: ValueCodec {
-        ValueCodec(serverURL: configuration.publicServerURL ?? serverURL, applicationId: configuration.applicationId)
+        ValueCodec(serverURL: configuration.publicServerURL ?? serverURL,
+                   applicationId: AppContext.current ?? configuration.applicationId)
     }
 
     /// Throws `StaleTriggerList` when a read statement's row (`SchemaStore.withFingerprint`) says the trigger

@@ -24,7 +24,7 @@ public final class PushAdapter: Sendable {
         self.logger = logger
         var topology = Topology()
         topology.addPrivateEventQueue(configuration.queue, exchange: configuration.eventExchange,
-                                      routingKeys: configuration.routingKeys)
+                                      routingKeys: AppContext.everyApp(configuration.routingKeys))
         // Durable and shared rather than private: pushes wait in it while no adapter runs, and replicas share it.
         for index in topology.queues.indices where topology.queues[index].name == configuration.queue {
             topology.queues[index].durable = true
@@ -84,12 +84,19 @@ public final class PushAdapter: Sendable {
             logger.debug("event delivered before; skipped", ["event.id": event.id])
             return
         }
-        let outcomes = await deliverAll(event.data)
+        // The endpoints are the stack's own app's: another app's pushes end as failed rather than be sent with them.
+        let app = AppContext.app(ofRoutingKey: message.routingKey)
+        let outcomes = app == nil ? await deliverAll(event.data) : event.data.devices.map {
+            ReportPushResults.Outcome(objectId: $0.objectId, deviceType: $0.deviceType, transmitted: false,
+                                      error: "no push endpoints are configured for this app")
+        }
         let report = ReportPushResults(pushStatusId: event.data.pushStatusId, eventId: event.id, outcomes: outcomes)
         while !Task.isCancelled {
             do {
-                let _: PushResultsRecorded = try await calls.send(ReportPushResults.type, report, to: .posts,
-                                                                  requestId: event.id, identity: .master, timeout: .seconds(10))
+                let _: PushResultsRecorded = try await AppContext.$current.withValue(app) {
+                    try await calls.send(ReportPushResults.type, report, to: .posts, requestId: event.id,
+                                         identity: .master, timeout: .seconds(10))
+                }
                 break
             } catch let error as ParseError {
                 logger.error("posts refused the report", ["error": error.description, "event.id": event.id])

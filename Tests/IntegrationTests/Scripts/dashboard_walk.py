@@ -40,6 +40,7 @@ SERVER = os.environ.get("PARSE_TEST_SERVER_URL", "http://127.0.0.1:21337/parse")
 DASHBOARD = os.environ.get("PARSE_TEST_DASHBOARD_URL", SERVER.rsplit("/", 1)[0] + "/dashboard/")
 APP_ID = os.environ.get("PARSE_TEST_APPLICATION_ID", "myAppId")
 MASTER_KEY = os.environ.get("PARSE_TEST_MASTER_KEY", "myMasterKey")
+ADMIN_KEY = os.environ.get("PARSE_TEST_ADMIN_KEY", "myAdminKey")
 SHOTS = os.environ.get("PARSE_TEST_SCREENSHOTS", os.path.join(tempfile.gettempdir(), "dashboard-screenshots"))
 LARGE_ROWS = int(os.environ.get("PARSE_TEST_DASHBOARD_ROWS", "1000000"))
 WAIT = 30
@@ -209,6 +210,7 @@ class Walk:
         self.api_console()
         self.graphql_console()
         self.settings()
+        self.apps()
         self.large_class()
         self.log_out()
 
@@ -841,6 +843,51 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         check("Cat" in classes and "_User" in classes and "_User.json" in archive.namelist(),
               "with the schemas and the other classes, _User among them")
         self.shot("settings-exported")
+
+    def apps(self):
+        """"Create a new app", as the tutorials begin: its keys in Settings work for a client, the stack app's do not;
+        rotated, the old keys stop working."""
+        def call(app_id, key_name, key):
+            request = urllib.request.Request(SERVER + "/classes/Cat", method="GET")
+            request.add_header("X-Parse-Application-Id", app_id)
+            request.add_header(key_name, key)
+            try:
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    return response.status, json.loads(response.read().decode())
+            except urllib.error.HTTPError as error:
+                return error.code, error.read().decode()
+
+        chosen = lambda: self.driver.execute_script(
+            "const s = document.getElementById('app-switcher'); return s.options[s.selectedIndex].text")
+        value = lambda key: self.text('#keys tr[data-key="%s"] .key-value' % key)
+        name = "Paws%d" % int(time.time() * 1000)
+        self.css("#new-app-name").send_keys(name)
+        self.click("#create-app")
+        self.wait(lambda d: chosen() == name and value("appName") == name, message="the new app chosen, its keys shown")
+        app_id, rest_key = value("applicationId"), value("restAPIKey")
+        check(app_id != APP_ID and len(rest_key) == 40, "Create a new app made %s (%s) and Settings shows its keys" % (name, app_id))
+        self.shot("app-created")
+        status, body = call(app_id, "X-Parse-REST-API-Key", rest_key)
+        check(status == 200 and body == {"results": []}, "a client with its id and REST API key reads its (empty) Cat class")
+        status, _ = call(app_id, "X-Parse-Master-Key", MASTER_KEY)
+        check(status == 403, "the stack app's master key does not open it (%d)" % status)
+        self.go("#/core")
+        self.go("#/settings")
+        self.wait(lambda d: value("applicationId") == app_id, message="the keys again")
+        self.click("#rotate-keys")
+        self.wait(lambda d: value("applicationId") == app_id and value("restAPIKey") not in ("", rest_key), timeout=30,
+                  message="new keys")
+        new_key = value("restAPIKey")
+        check(call(app_id, "X-Parse-REST-API-Key", rest_key)[0] == 403 and call(app_id, "X-Parse-REST-API-Key", new_key)[0] == 200,
+              "Rotate keys: the old REST API key is refused, the new one works")
+        self.driver.execute_script("const s = document.getElementById('app-switcher'); s.value = arguments[0];"
+                                   " s.dispatchEvent(new Event('change'));", APP_ID)
+        self.wait(lambda d: value("applicationId") == APP_ID, message="the stack's app again")
+        check(True, "the switcher goes back to the stack's own app")
+        request = urllib.request.Request(SERVER.rsplit("/", 1)[0] + "/admin/apps/%s?confirm=%s" % (name, name), method="DELETE")
+        request.add_header("X-Parse-Admin-Key", ADMIN_KEY)
+        with urllib.request.urlopen(request, timeout=60) as response:
+            check(response.status == 200, "the app is deleted again")
 
     def runtime_settings(self):
         """A setting changed while the server runs: refused when wrong, applied to the next request, then reset."""

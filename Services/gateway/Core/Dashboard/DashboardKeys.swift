@@ -25,10 +25,14 @@ struct DashboardKeys<Inner: HTTPStreamingResponder> {
             }
             fields.append(("masterKey", responder.masterKey))
         }
+        return DashboardResponses.json(200, Self.body(fields, canSeeMasterKey: !session.readOnly), headers: headers)
+    }
+
+    /// The keys as the Settings page reads them, for the stack's app and the others alike (`DashboardApps`).
+    static func body(_ fields: [(String, String?)], canSeeMasterKey: Bool, canRotate: Bool = false) -> String {
         let body = fields.map { name, value in
             "\(DashboardResponses.jsonString(name)):\(value.map(DashboardResponses.jsonString) ?? "null")"
         }
-        return DashboardResponses.json(200, "{" + body.joined(separator: ",") + #","canSeeMasterKey":\#(!session.readOnly)}"#,
-                                       headers: headers)
+        return "{" + body.joined(separator: ",") + #","canSeeMasterKey":\#(canSeeMasterKey),"canRotate":\#(canRotate)}"#
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ParseWire
+import Runtime
 
 /// The built-in dashboard in front of the API. Below its path: the web app's files and its login. Below the
 /// API's mount: a request that carries the dashboard's cookie, its CSRF token and our own origin is sent on with
@@ -9,6 +10,8 @@ import ParseWire
 /// layers inside it) into its frame.
 final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResponder {
     static var csrfHeader: String { "X-Parse-Dashboard-Token" }
+    /// The app a call from the pages is for, when it is not the stack's own (the app switcher's choice).
+    static var appHeader: String { "X-Parse-Dashboard-App" }
 
     let inner: Inner
     let configuration: DashboardConfiguration
@@ -23,10 +26,13 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
     let graphQLPath: String?
     let fallbackHost: String
     let imageSources: [String]
+    /// The other apps: their keys, and the registry's calls (`DashboardApps`); nil serves the stack's app alone.
+    let apps: DashboardAppAccess?
 
     init(inner: Inner, configuration: DashboardConfiguration, assets: DashboardAssets, cookies: DashboardSessionCookie,
          applicationId: String, masterKey: String, readOnlyMasterKey: String?, clientKeys: ClientKeys, mountPath: String,
-         graphQLPath: String? = nil, fallbackHost: String, imageSources: [String]) {
+         graphQLPath: String? = nil, fallbackHost: String, imageSources: [String], apps: DashboardAppAccess? = nil) {
+        self.apps = apps
         self.inner = inner
         self.configuration = configuration
         self.assets = assets
@@ -43,17 +49,20 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         if isDashboardPath(request.path) {
-            // Static files are answered on the server's thread; the login needs bcrypt, off it.
-            return request.method == "GET" ? staticResponse(request) : nil
+            // Static files are answered on the server's thread; the login needs bcrypt, and the apps the registry,
+            // off it.
+            guard request.method == "GET", !DashboardApps<Inner>.handles(request, responder: self) else { return nil }
+            return staticResponse(request)
         }
         return hasDashboardToken(request) ? nil : inner.immediateResponse(to: request)
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         if isDashboardPath(request.path) {
+            if DashboardApps<Inner>.handles(request, responder: self) { return await DashboardApps(responder: self).respond(to: request) }
             return await DashboardLogin(responder: self).respond(to: request)
         }
-        switch authorize(request) {
+        switch await authorize(request) {
         case .pass: return await inner.respond(to: request)
         case .asAdmin(let request): return await inner.respond(to: request)
         case .refuse(let response): return response
@@ -65,7 +74,7 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
     }
 
     func respond(to head: HTTPRequest, body: HTTPBodyStream) async -> HTTPResponse {
-        switch authorize(head) {
+        switch await authorize(head) {
         case .pass: return await inner.respond(to: head, body: body)
         case .asAdmin(let head): return await inner.respond(to: head, body: body)
         case .refuse(let response): return response
@@ -143,13 +152,25 @@ final class DashboardResponder<Inner: HTTPStreamingResponder>: HTTPStreamingResp
 
     /// An API request with the dashboard's token header: allowed with the master key when its cookie, token and
     /// origin all hold, refused otherwise. Without the header it is an ordinary client's request.
-    func authorize(_ request: HTTPRequest) -> Decision {
+    /// A call for another app (`appHeader`) gets that app's id and master key; a read-only login has no key to act
+    /// with there.
+    func authorize(_ request: HTTPRequest) async -> Decision {
         guard hasDashboardToken(request) else { return .pass }
         let refusal = ParseErrorBody.json(ParseError(.operationForbidden, "The dashboard session was refused."))
         let refused = Decision.refuse(ParseResponses.json(403, refusal))
         guard let session = loggedInSession(request) else { return refused }
         var request = request
         request.headers.remove(Self.csrfHeader)
+        if let chosen = request.headers[Self.appHeader], chosen != applicationId {
+            request.headers.remove(Self.appHeader)
+            guard !session.readOnly, let app = try? await apps?.directory.app(chosen, requestId: TimeOrderedUUID.string()) else {
+                return refused
+            }
+            request.headers.set("X-Parse-Application-Id", app.applicationId)
+            request.headers.set("X-Parse-Master-Key", app.masterKey)
+            return .asAdmin(request)
+        }
+        request.headers.remove(Self.appHeader)
         request.headers.set("X-Parse-Application-Id", applicationId)
         if session.readOnly {
             guard let readOnlyMasterKey else { return refused }
