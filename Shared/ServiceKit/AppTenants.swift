@@ -19,6 +19,10 @@ actor AppTenants: AppRouters {
     /// Connections each app's pool may hold: apps share the database server's connections, so fewer than the
     /// stack's own app.
     static let poolSize = 2
+    /// How often an app's relay reads its outbox when nothing woke it. Its writers publish their own events at
+    /// commit; the read only finds what another process left, and twenty apps polling as often as the stack's own
+    /// cost the database more than the requests did.
+    static let relayPoll = Duration.seconds(1)
 
     private let definition: ServiceDefinition
     private let configuration: ServiceConfiguration
@@ -149,7 +153,7 @@ actor AppTenants: AppRouters {
             // What the handlers and jobs start, and the commands they send, are the app's.
             try AppContext.$current.withValue(app) { try definition.registerCommands(&router, pool, calls, &jobs) }
             let relay = OutboxRelay(pool: pool, publisher: AppEventSink(inner: publisher, app: app), logger: log,
-                                    retention: configuration.outboxRetention)
+                                    retention: configuration.outboxRetention, poll: Self.relayPoll, marksAtConfirm: false)
             jobs.append(BackgroundJob(name: "outbox relay") { await relay.run() })
             let running = AppContext.$current.withValue(app) { BackgroundJobs.start(jobs, logger: log) }
             log.info("app opened", ["jobs": running.names.joined(separator: ",")])
@@ -175,4 +179,12 @@ actor AppTenants: AppRouters {
 
     static let unknownCode = ParseError.Code.objectNotFound
     static func unknown(_ app: String) -> ParseError { ParseError(unknownCode, "No app has the id \(app).") }
+}
+
+/// How often a job of an app's polls its database when nothing woke it: as the stack's own app's job does, but at
+/// most once a second for the other apps, whose jobs run side by side (one per app and job).
+public enum AppPolling {
+    public static func interval(_ stackApp: Duration) -> Duration {
+        AppContext.current == nil ? stackApp : max(stackApp, AppTenants.relayPoll)
+    }
 }

@@ -44,7 +44,8 @@ public enum Outbox {
     /// Has this process's relay publish once the transaction under way on `connection` commits: for a caller that
     /// adds its events with its own statement (`addAllSQL`). `add` does it by itself.
     public static func wakeRelay(afterCommitOf connection: PostgresConnection) {
-        connection.afterCommit { OutboxWake.shared.signal() }
+        let wake = OutboxWakes.shared.wake(for: connection.poolID)
+        connection.afterCommit { wake.signal() }
     }
 
     /// The same for a batch of events already written as JSON, as the last part of a caller's own statement

@@ -12,13 +12,16 @@ final class OutboxLane: Sendable {
     static let claim = "5 seconds"
 
     private let sink: any ImmediateEventSink
+    /// The wake of the relay that marks this lane's rows; nil when the relay marks them at its poll only.
+    private let wake: OutboxWake?
     private let confirmed = Mutex<[String]>([])
     /// Events handed over while a publish waits for its confirmation: they go together when it comes, so under a
     /// stream of commits the broker gets batches (one confirmation each), and a lone event goes at once.
     private let waiting = Mutex<(events: [EventPublisher.EncodedEvent], publishing: Bool)>(([], false))
 
-    init(sink: any ImmediateEventSink) {
+    init(sink: any ImmediateEventSink, wake: OutboxWake?) {
         self.sink = sink
+        self.wake = wake
     }
 
     /// Called when the transaction that wrote the event's row has committed.
@@ -39,7 +42,7 @@ final class OutboxLane: Sendable {
         sink.publishNow(encoded: batch) { [self] result in
             if case .success = result {
                 confirmed.withLock { $0 += batch.map(\.id) }
-                OutboxWake.shared.signal(rows: false)
+                wake?.signal(rows: false)
             }
             let next = waiting.withLock { waiting -> [EventPublisher.EncodedEvent]? in
                 guard !waiting.events.isEmpty else {

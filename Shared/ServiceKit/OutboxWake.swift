@@ -1,13 +1,13 @@
 import Synchronization
 
-/// Wakes the process's outbox relay when a transaction that wrote to the outbox has committed, so its events leave
-/// at once instead of at the relay's next poll; the poll stays, for rows another process wrote and left behind.
+/// Wakes the outbox relay of one database when a transaction that wrote to its outbox has committed, so its events
+/// leave at once instead of at the relay's next poll; the poll stays, for rows another process wrote and left behind.
+/// One per pool (`OutboxWakes`): a process serving several apps has a relay per app database, and a commit wakes
+/// only its own.
 /// A signal with nobody waiting is kept for the next wait, so one that comes while the relay is busy is not lost.
 /// A signal says whether there may be rows to read (`rowsGeneration` moves) or only confirmed rows to mark
 /// (`OutboxLane`), so a relay reads the table only when something may be waiting there.
 final class OutboxWake: Sendable {
-    static let shared = OutboxWake()
-
     private struct State {
         var pending = false
         var rowsGeneration: UInt64 = 0
@@ -63,4 +63,22 @@ final class OutboxWake: Sendable {
             return signalled
         }
     }
+}
+
+/// The wakes of this process by the pool of the database whose outbox they serve, as `OutboxLanes`.
+final class OutboxWakes: Sendable {
+    static let shared = OutboxWakes()
+
+    private let wakes = Mutex<[ObjectIdentifier: OutboxWake]>([:])
+
+    func wake(for pool: ObjectIdentifier) -> OutboxWake {
+        wakes.withLock { wakes in
+            if let wake = wakes[pool] { return wake }
+            let wake = OutboxWake()
+            wakes[pool] = wake
+            return wake
+        }
+    }
+
+    func remove(for pool: ObjectIdentifier) { wakes.withLock { $0[pool] = nil } }
 }

@@ -48,7 +48,7 @@ struct OutboxLaneTests {
         try await OutboxPruneTests.withScratchOutbox { pool in
             let broker = Broker(confirms: true)
             let relay = OutboxRelay(pool: pool, publisher: broker, logger: OutboxPruneTests.logger)
-            let lane = OutboxLane(sink: broker)
+            let lane = OutboxLane(sink: broker, wake: OutboxWake())
             OutboxLanes.shared.open(lane, for: pool.id)
             defer { OutboxLanes.shared.close(for: pool.id) }
             let event = Self.event()
@@ -66,7 +66,7 @@ struct OutboxLaneTests {
     @Test func anEventRolledBackIsNeitherSentNorKept() async throws {
         try await OutboxPruneTests.withScratchOutbox { pool in
             let broker = Broker(confirms: true)
-            OutboxLanes.shared.open(OutboxLane(sink: broker), for: pool.id)
+            OutboxLanes.shared.open(OutboxLane(sink: broker, wake: OutboxWake()), for: pool.id)
             defer { OutboxLanes.shared.close(for: pool.id) }
             struct Abandoned: Error {}
             await #expect(throws: Abandoned.self) {
@@ -84,7 +84,7 @@ struct OutboxLaneTests {
     @Test func anEventTheBrokerRefusedIsPublishedByTheRelayOnceItsClaimRunsOut() async throws {
         try await OutboxPruneTests.withScratchOutbox { pool in
             let refusing = Broker(confirms: false)
-            let lane = OutboxLane(sink: refusing)
+            let lane = OutboxLane(sink: refusing, wake: OutboxWake())
             OutboxLanes.shared.open(lane, for: pool.id)
             let event = Self.event()
             try await pool.transaction { try await Outbox.add(event, routingKey: "test.happened", on: $0) }

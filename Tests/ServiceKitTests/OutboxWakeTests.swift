@@ -36,4 +36,15 @@ import Testing
         wake.signal()
         #expect(await wake.wait(atMost: .seconds(30)))
     }
+
+    /// Each database's relay has its own wake: a commit to one app's outbox does not wake the relays of the others.
+    @Test func eachPoolHasAWakeOfItsOwn() async {
+        final class Pool {}
+        let first = Pool(), second = Pool()
+        let wakes = OutboxWakes()
+        #expect(wakes.wake(for: ObjectIdentifier(first)) === wakes.wake(for: ObjectIdentifier(first)))
+        wakes.wake(for: ObjectIdentifier(first)).signal()
+        #expect(await wakes.wake(for: ObjectIdentifier(second)).wait(atMost: .milliseconds(100)) == false)
+        #expect(await wakes.wake(for: ObjectIdentifier(first)).wait(atMost: .seconds(30)))
+    }
 }

@@ -49,7 +49,7 @@ public enum PostsService: BuildableService {
                 try await RequestCountsHandler.record(command.payload, on: connection)
             }
         }
-        let sender = PushSender(pool: pool, logger: logger)
+        let sender = PushSender(pool: pool, logger: logger, idlePause: AppPolling.interval(.milliseconds(250)))
         handlers.jobs.append(BackgroundJob(name: "push sender") { await sender.run() })
         let users = UserDirectory.auth(bus, timeout: UserDirectory.timeout(requestTimeout: configuration.service.requestTimeout))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
