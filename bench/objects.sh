@@ -143,6 +143,21 @@ LUA
 }
 
 
+# The run's conditions (and `$1`, a line about it), then the table's head.
+print_header() {
+    echo
+    echo "wrk -t1 -c$CONNECTIONS and pgbench -j1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, loopback."
+    echo "$(nproc) cores shared by the load generator, the services, RabbitMQ and PostgreSQL. Load before: $LOAD_BEFORE"
+    if [[ -n ${1:-} ]]; then echo "$1"; fi
+    echo
+    printf '%-44s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
+}
+
+# A pgbench baseline's row: `$1` its label, `$2` its name in RESULTS.
+baseline_row() {
+    printf '%-44s %10.0f %9s %9s\n' "$1" "$(cut -d' ' -f1 <<<"${RESULTS[$2]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[$2]}")" "-"
+}
+
 # ---------------------------------------------------------------------------------------------
 # BENCH_APPS: the same requests spread over several apps
 
@@ -222,14 +237,9 @@ run_apps() {
     measure_wrk create "$BASE/classes/BenchCreate" "$WORK_DIR/create-apps.lua"
     fill_apps
     measure_wrk get-small "$BASE/classes/$CLASS" "$WORK_DIR/get-apps.lua"
-    echo
-    echo "wrk -t1 -c$CONNECTIONS and pgbench -j1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, loopback."
-    echo "$(nproc) cores shared by the load generator, the services, RabbitMQ and PostgreSQL. Load before: $LOAD_BEFORE"
-    echo "Spread over $APPS apps, each request to one at random; $SMALL objects in all."
-    echo
-    printf '%-44s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
-    printf '%-44s %10.0f %9s %9s\n' "pgbench INSERT one row (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-insert]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-insert]}")" "-"
-    printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select]}")" "-"
+    print_header "Spread over $APPS apps, each request to one at random; $SMALL objects in all."
+    baseline_row "pgbench INSERT one row (baseline)" pgbench-insert
+    baseline_row "pgbench -S select-only (baseline)" pgbench-select
     ratio_row "POST /classes/BenchCreate, $APPS apps" create pgbench-insert 44
     ratio_row "GET /classes/$CLASS/<id>, $APPS apps" get-small pgbench-select 44
     echo
@@ -334,14 +344,10 @@ main() {
     # Same machine, same run: pgbench select-only again, so the large figures have a baseline of their moment.
     measure_pgbench pgbench-select-2 -S
 
-    echo
-    echo "wrk -t1 -c$CONNECTIONS and pgbench -j1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, loopback."
-    echo "$(nproc) cores shared by the load generator, the services, RabbitMQ and PostgreSQL. Load before: $LOAD_BEFORE"
-    echo
-    printf '%-44s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
-    printf '%-44s %10.0f %9s %9s\n' "pgbench INSERT one row (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-insert]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-insert]}")" "-"
-    printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select]}")" "-"
-    printf '%-44s %10.0f %9s %9s\n' "pgbench -S select-only, after 1M (baseline)" "$(cut -d' ' -f1 <<<"${RESULTS[pgbench-select-2]}")" "avg $(cut -d' ' -f2 <<<"${RESULTS[pgbench-select-2]}")" "-"
+    print_header
+    baseline_row "pgbench INSERT one row (baseline)" pgbench-insert
+    baseline_row "pgbench -S select-only (baseline)" pgbench-select
+    baseline_row "pgbench -S select-only, after 1M (baseline)" pgbench-select-2
     ratio_row "floor: GET /classes/1NoSuchClass (400, no SQL)" floor pgbench-select 44
     ratio_row "POST /classes/BenchCreate" create pgbench-insert 44
     ratio_row "GET /classes/$CLASS/<id>, $SMALL objects" get-small pgbench-select 44

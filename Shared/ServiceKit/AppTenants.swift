@@ -81,7 +81,11 @@ actor AppTenants: AppRouters {
             _ = try await resolve(app)
             throw ParseError(.operationForbidden, "The app \(app) still exists: delete it first.")
         } catch let error as ParseError where error.code == Self.unknownCode {}
-        if case .open(let tenant) = slots.removeValue(forKey: app) { await close(tenant) }
+        switch slots.removeValue(forKey: app) {
+        case .open(let tenant): await close(tenant)
+        case .opening(let waiters): for waiter in waiters { waiter.resume(throwing: Self.unknown(app)) }
+        case nil: break
+        }
         let url = try PostgresDatabase.url(configuration.databaseURL, database: try Self.databasePrefix(configuration) + app)
         try await PostgresDatabase.drop(url: url, logger: logger)
     }
