@@ -34,7 +34,9 @@ CONF
             --name "${PG_HA_NAME:?PG_HA_NAME must name the node}" --monitor "${PG_HA_MONITOR:?PG_HA_MONITOR must be set}" \
             --auth trust --no-ssl --pg-hba-lan --username postgres --dbname postgres; do
             echo "postgres-ha: cannot create the node yet; retrying"
-            rm -rf "${data:?}"/*
+            # What a failed attempt left, pg_autoctl's configuration and state files for this data directory
+            # included: found again, the next attempt stopped at the missing state file, over and over.
+            rm -rf "${data:?}"/* "/var/lib/postgresql/.config/pg_autoctl${data}" "/var/lib/postgresql/.local/share/pg_autoctl${data}"
             sleep 3
         done
         # The services' roles log in with their passwords from anywhere; pg_autoctl's own users are trusted on
