@@ -175,10 +175,7 @@ actor AppTenants: AppRouters {
 
     /// The registry's entry of `app`, asked as the stack's own app (the registry is its).
     private func resolve(_ app: String) async throws -> AppRecord {
-        try await AppContext.$current.withValue(nil) {
-            try await calls.send(ResolveApp.type, ResolveApp(applicationId: app), to: .auth,
-                                 requestId: RandomUUID.string(), identity: .master, timeout: configuration.requestTimeout)
-        }
+        try await calls.resolveApp(app, timeout: configuration.requestTimeout)
     }
 
     static let unknownCode = ParseError.Code.objectNotFound

@@ -32,10 +32,7 @@ final class AppDirectory: Sendable {
         if let entry = entries.withLock({ $0[applicationId] }), entry.expires > now { return entry.record }
         let record: AppRecord?
         do {
-            record = try await AppContext.$current.withValue(nil) {
-                try await client.send(ResolveApp.type, ResolveApp(applicationId: applicationId), to: .auth,
-                                      requestId: requestId, identity: .master, timeout: timeout)
-            }
+            record = try await client.resolveApp(applicationId, timeout: timeout, requestId: requestId)
         } catch let error as ParseError where error.code == .objectNotFound {
             record = nil
         }

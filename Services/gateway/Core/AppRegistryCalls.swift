@@ -16,7 +16,7 @@ struct AppRegistryCalls {
     func list() async throws -> AppList { try await call(ListApps.type, Empty()) }
     func create(_ request: CreateApp) async throws -> AppRecord { try await call(CreateApp.type, request) }
     func resolve(_ applicationId: String) async throws -> AppRecord {
-        try await call(ResolveApp.type, ResolveApp(applicationId: applicationId))
+        try await client.resolveApp(applicationId, timeout: timeout, requestId: requestId)
     }
     /// The app named `name` (the stack's own included); 101 for none.
     func named(_ name: String) async throws -> AppSummary {

@@ -100,11 +100,7 @@ final class LiveHubs: SocketLoopDelegate, @unchecked Sendable {
     private func hub(of app: String) async -> LiveQueryHub? {
         let record: AppRecord
         do {
-            record = try await AppContext.$current.withValue(nil) {
-                try await calls.send(ResolveApp.type, ResolveApp(applicationId: app), to: .auth,
-                                     requestId: UUID().uuidString.lowercased(), identity: .master,
-                                     timeout: configuration.requestTimeout)
-            }
+            record = try await calls.resolveApp(app, timeout: configuration.requestTimeout)
         } catch {
             if !(error is ParseError) { logger.warning("the app registry did not answer", ["app": app, "error": "\(error)"]) }
             return nil
