@@ -143,7 +143,7 @@ actor AppTenants: AppRouters {
 
     private func open(_ app: String) async throws -> Tenant {
         guard AppContext.isValidId(app) else { throw Self.unknown(app) }
-        _ = try await resolve(app)
+        let record = try await resolve(app)
         let url = try PostgresDatabase.url(configuration.databaseURL, database: try Self.databasePrefix(configuration) + app)
         try await PostgresDatabase.ensureExists(url: url, logger: logger)
         let log = logger.with("app", app)
@@ -155,7 +155,13 @@ actor AppTenants: AppRouters {
             var router = CommandRouter()
             var jobs: [BackgroundJob] = []
             // What the handlers and jobs start, and the commands they send, are the app's.
-            try AppContext.$current.withValue(app) { try definition.registerCommands(&router, pool, calls, &jobs) }
+            try AppContext.$current.withValue(app) {
+                if let registerAppCommands = definition.registerAppCommands {
+                    try registerAppCommands(record, &router, pool, calls, &jobs)
+                } else {
+                    try definition.registerCommands(&router, pool, calls, &jobs)
+                }
+            }
             let relay = OutboxRelay(pool: pool, publisher: AppEventSink(inner: publisher, app: app), logger: log,
                                     retention: configuration.outboxRetention, poll: Self.relayPoll, marksAtConfirm: false)
             jobs.append(BackgroundJob(name: "outbox relay") { await relay.run() })

@@ -20,6 +20,10 @@ public struct ServiceDefinition: Sendable {
     /// after the handlers and jobs run. The host starts the jobs once the service consumes its queue and cancels
     /// them while draining.
     public var registerCommands: @Sendable (inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws -> Void
+    /// Registers another app's handlers and jobs, for a service whose handlers say which app they serve (auth's
+    /// mails and public pages name the app); without it, an app's are made by `registerCommands`.
+    public var registerAppCommands: (@Sendable (AppRecord, inout CommandRouter, PostgresPool, RPCClient, inout [BackgroundJob]) throws
+                                     -> Void)?
     /// Registers the commands only the stack's own app answers, never another app's (auth's app registry).
     public var registerStackCommands: @Sendable (inout CommandRouter, PostgresPool, RPCClient) -> Void = { _, _, _ in }
     /// Run once after the migrations, before the service takes commands (posts applies the app's schema

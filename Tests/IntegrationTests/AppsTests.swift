@@ -257,6 +257,100 @@ extension IntegrationSuite {
             try await Self.delete(app)
         }
 
+        /// Each app's GraphQL schema is made of its own classes, and its queries, mutations and subscriptions reach
+        /// its own objects only.
+        @Test func graphQLServesEachAppItsOwnClasses() async throws {
+            let app = try await Self.create("Graph")
+            let other = try await Self.create("OtherGraph")
+            let cls = PostsHTTP.uniqueClass("Gql") + "Cat"
+            let field = GraphQLAPI.fieldName(cls)
+            func run(_ app: App, _ query: String) async throws -> Reply {
+                let body = try JSONSerialization.data(withJSONObject: ["query": query])
+                return try await HTTP.send("POST", "", headers: [
+                    "X-Parse-Application-Id": app.id, "X-Parse-REST-API-Key": app.restKey, "Content-Type": "application/json",
+                ], body: body, base: GraphQLAPI.url)
+            }
+            #expect(try await app.send("POST", "/classes/\(cls)", ["name": "Tom"]).status == 201)
+            let found = try await run(app, "{ \(field)s { edges { node { name } } } }")
+            #expect(found.status == 200, "\(found.text)")
+            #expect(GraphQLAPI.nodes((found.json?["data"] as? [String: Any])?["\(field)s"])
+                .compactMap { $0["name"] as? String } == ["Tom"], "\(found.text)")
+            let unknown = try await run(other, "{ \(field)s { edges { node { name } } } }")
+            #expect(unknown.status == 400, "the other app has no such class: \(unknown.text)")
+            #expect(try await other.send("POST", "/classes/\(cls)", ["name": "Felix"]).status == 201)
+            let others = try await run(other, "{ \(field)s { edges { node { name } } } }")
+            #expect(GraphQLAPI.nodes((others.json?["data"] as? [String: Any])?["\(field)s"])
+                .compactMap { $0["name"] as? String } == ["Felix"], "\(others.text)")
+            let mine = try await run(app, "mutation { create\(cls)(input: {fields: {name: \"Kit\"}}) { \(field) { name } } }")
+            #expect(GraphQLAPI.errors(mine).isEmpty, "\(mine.text)")
+            #expect(PostsHTTP.results(try await app.send("GET", "/classes/\(cls)")).count == 2)
+            #expect(PostsHTTP.results(try await PostsHTTP.send("GET", "/classes/\(cls)", master: true)).isEmpty,
+                    "the stack's own app has none of them")
+            let stackKeys = try await HTTP.send("POST", "", headers: [
+                "X-Parse-Application-Id": app.id, "X-Parse-Master-Key": TestStack.masterKey, "Content-Type": "application/json",
+            ], body: Data(#"{"query":"{ health }"}"#.utf8), base: GraphQLAPI.url)
+            #expect(stackKeys.status == 403, "the stack's master key: \(stackKeys.text)")
+
+            // Subscriptions over graphql-transport-ws: the app's keys, the app's events.
+            let socket = GraphQLAPI.url.replacingOccurrences(of: "http://", with: "ws://")
+            let wrongKey = try LiveQueryClient(subprotocol: "graphql-transport-ws", url: socket)
+            try wrongKey.send(["type": "connection_init", "payload": ["applicationId": app.id, "restAPIKey": "wrong"]])
+            #expect(try wrongKey.command("recv 5")["closed"] as? Int == 4403)
+            let client = try LiveQueryClient(subprotocol: "graphql-transport-ws", url: socket)
+            try client.send(["type": "connection_init", "payload": ["X-Parse-Application-Id": app.id, "X-Parse-REST-API-Key": app.restKey]])
+            #expect(try client.receive()?["type"] as? String == "connection_ack")
+            try client.send(["id": "s", "type": "subscribe", "payload": ["query": "subscription { \(field)s { event node { name } } }"]])
+            var heard: [String: Any]?
+            for attempt in 0..<40 where heard == nil {
+                _ = try await PostsHTTP.create(cls, ["name": "stack"])
+                #expect(try await app.send("POST", "/classes/\(cls)", ["name": "app\(attempt)"]).status == 201)
+                heard = try client.receive(timeout: 0.5)
+            }
+            let event = try #require(heard, "no event of the app's object")
+            let data = (event["payload"] as? [String: Any])?["data"]
+            #expect((GraphQLAPI.at(data, [field + "s", "node", "name"]) as? String)?.hasPrefix("app") == true, "\(event)")
+            while let more = try client.expectNothing(for: 0.5) {
+                let name = GraphQLAPI.at((more["payload"] as? [String: Any])?["data"], [field + "s", "node", "name"]) as? String
+                #expect(name?.hasPrefix("app") == true, "only the app's objects: \(more)")
+            }
+            try await Self.delete(app)
+            try await Self.delete(other)
+        }
+
+        /// An app's verification and reset mails name it and link to its own pages, which act on its users only.
+        @Test func anAppsMailsAndPublicPagesAreItsOwn() async throws {
+            let app = try await Self.create("Mail")
+            try await AuthEmail.withMail { mail in
+                let username = "mailer" + UUID().uuidString.prefix(6)
+                let email = "\(username)@example.com", password = "pw-1-\(UUID().uuidString.prefix(6))"
+                let signed = try await app.send("POST", "/users", ["username": username, "password": password, "email": email])
+                #expect(signed.status == 201, "\(signed.text)")
+                let message = try await mail.waitForMessage(to: email, containing: "Please verify your e-mail for")
+                #expect(message.contains("Subject: Please verify your e-mail for \(app.name)"), "\(message)")
+                let link = try #require(TestMailServer.link(in: message))
+                #expect(link.hasPrefix("\(TestStack.serverURL)/apps/\(app.id)/verify_email?token="), "\(link)")
+                let onStack = try Browser.get(link.replacingOccurrences(of: "/apps/\(app.id)/", with: "/apps/\(TestStack.applicationId)/"))
+                #expect(onStack.location?.contains("verify_email_success") == false, "the stack's app has no such user: \(onStack)")
+                let verified = try Browser.get(link)
+                #expect(verified.location == "\(TestStack.serverURL)/apps/verify_email_success.html?username=\(username)", "\(verified)")
+                #expect(try await app.send("POST", "/login", ["username": username, "password": password]).status == 200)
+
+                #expect(try await app.send("POST", "/requestPasswordReset", ["email": email]).status == 200)
+                let reset = try await mail.waitForMessage(to: email, containing: "Password Reset for \(app.name)")
+                let resetLink = try #require(TestMailServer.link(in: reset))
+                #expect(resetLink.hasPrefix("\(TestStack.serverURL)/apps/\(app.id)/request_password_reset?"), "\(resetLink)")
+                let chooser = try #require(try Browser.get(resetLink).location)
+                let action = "\(TestStack.serverURL)/apps/\(app.id)/request_password_reset"
+                #expect(try Browser.get(chooser).body.contains("action=\"\(action)\""), "\(chooser)")
+                let token = try #require(URLComponents(string: chooser)?.queryItems?.first { $0.name == "token" }?.value)
+                let newPassword = "new-pass-\(UUID().uuidString.prefix(6))-7"
+                let done = try Browser.postForm(action, [("username", username), ("token", token), ("new_password", newPassword)])
+                #expect(done.location == "\(TestStack.serverURL)/apps/password_reset_success.html?username=\(username)", "\(done)")
+                #expect(try await app.send("POST", "/login", ["username": username, "password": newPassword]).status == 200)
+            }
+            try await Self.delete(app)
+        }
+
         @Test func votesAndTheirEventsStayInTheirApp() async throws {
             let app = try await Self.create("Votes")
             let cls = PostsHTTP.uniqueClass("Cat")

@@ -8,7 +8,7 @@ extension IntegrationSuite {
         static let appName = "Cats & Co"
 
         /// Restarts auth with an SMTP adapter pointing at `mail`, runs `body`, then restarts auth as it was.
-        private func withMail(_ extra: [String: String] = [:], _ body: (TestMailServer) async throws -> Void) async throws {
+        static func withMail(_ extra: [String: String] = [:], _ body: (TestMailServer) async throws -> Void) async throws {
             let mail = try TestMailServer.start()
             let settings = [
                 "PARSE_SERVER_APP_NAME": Self.appName,
@@ -40,7 +40,7 @@ extension IntegrationSuite {
         }
 
         @Test func verificationMailLinkVerifiesTheAddress() async throws {
-            try await withMail { mail in
+            try await Self.withMail { mail in
                 let user = try await signUp("verify")
                 #expect(AuthAPI.error(try await AuthAPI.login(user.username, user.password)) == (205, "User email is not verified."))
                 let message = try await mail.waitForMessage(to: user.email, containing: "Please verify your e-mail for")
@@ -68,7 +68,7 @@ extension IntegrationSuite {
         /// not named stay the built-in ones.
         @Test func customPagesTakeTheRedirects() async throws {
             let pages = #"{"verifyEmailSuccess":"https://example.com/verified","invalidLink":"https://example.com/oops?from=parse"}"#
-            try await withMail(["PARSE_SERVER_CUSTOM_PAGES": pages]) { mail in
+            try await Self.withMail(["PARSE_SERVER_CUSTOM_PAGES": pages]) { mail in
                 let user = try await signUp("custompage")
                 let message = try await mail.waitForMessage(to: user.email, containing: "Please verify your e-mail for")
                 let link = try #require(TestMailServer.link(in: message))
@@ -82,7 +82,7 @@ extension IntegrationSuite {
         }
 
         @Test func resentVerificationReplacesTheOldLinkAndExpiredLinksFail() async throws {
-            try await withMail { mail in
+            try await Self.withMail { mail in
                 let user = try await signUp("resend")
                 let first = try await mail.waitForMessage(to: user.email, containing: "verify_email")
                 let unknown = try await AuthAPI.send("POST", "/verificationEmailRequest", ["email": "nobody-\(UUID())@example.com"])
@@ -110,7 +110,7 @@ extension IntegrationSuite {
         /// parse-server 8's beforePasswordResetRequest: sees the user and may refuse to send the mail.
         @Test func beforePasswordResetRequestMayRefuse() async throws {
             let receiver = try TriggerWebhookReceiver()
-            try await withMail { mail in
+            try await Self.withMail { mail in
                 let refused = try await signUp("noreset")
                 let allowed = try await signUp("reset")
                 receiver.handle("/reset") { body in
@@ -134,7 +134,7 @@ extension IntegrationSuite {
         }
 
         @Test func passwordResetMailSetsANewPasswordOnce() async throws {
-            try await withMail { mail in
+            try await Self.withMail { mail in
                 let user = try await signUp("reset")
                 let verify = try await mail.waitForMessage(to: user.email, containing: "verify_email")
                 _ = try Browser.get(try #require(TestMailServer.link(in: verify)))
@@ -220,7 +220,7 @@ extension IntegrationSuite {
             try Data(#"{"en":{"translation":{"greeting":"Hello"}},"de":{"translation":{"greeting":"Hallo"}}}"#.utf8).write(to: translations)
             let pages = #"{"enableRouter":true,"enableLocalization":true,"pagesPath":"\#(folder.path)","#
                 + #""localizationJsonPath":"\#(translations.path)","placeholders":{"brand":"Paws"}}"#
-            try await withMail(["PARSE_SERVER_PAGES": pages]) { mail in
+            try await Self.withMail(["PARSE_SERVER_PAGES": pages]) { mail in
                 let user = try await signUp("pages")
                 let verify = try await mail.waitForMessage(to: user.email, containing: "verify_email")
                 let link = try #require(TestMailServer.link(in: verify))

@@ -35,10 +35,15 @@ public enum AuthService: BuildableService {
 
     public static func definition(_ configuration: Configuration) -> ServiceDefinition {
         var definition = ServiceDefinition(name: name, migrations: migrations, registerCommands: { router, pool, calls, jobs in
-            let handlers = build(configuration: configuration, bus: calls, database: pool)
-            router.merge(handlers.router)
-            jobs += handlers.jobs
+            register(configuration, &router, pool, calls, &jobs)
         })
+        // Another app's mails and pages name it, and their links carry its id.
+        definition.registerAppCommands = { app, router, pool, calls, jobs in
+            var appConfiguration = configuration
+            appConfiguration.settings.email.applicationId = app.applicationId
+            appConfiguration.settings.email.appName = app.name
+            register(appConfiguration, &router, pool, calls, &jobs)
+        }
         // The registry is the stack's own app's: another app's auth database has no apps.
         let stackApp = AppSummary(name: configuration.settings.email.appName ?? configuration.service.applicationId,
                                   applicationId: configuration.service.applicationId, isStackApp: true, createdAt: nil)
@@ -46,6 +51,13 @@ public enum AuthService: BuildableService {
             AppRegistry.register(&router, pool: pool, stackApp: stackApp)
         }
         return definition
+    }
+
+    private static func register(_ configuration: Configuration, _ router: inout CommandRouter, _ pool: PostgresPool,
+                                 _ calls: RPCClient, _ jobs: inout [BackgroundJob]) {
+        let handlers = build(configuration: configuration, bus: calls, database: pool)
+        router.merge(handlers.router)
+        jobs += handlers.jobs
     }
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.

@@ -19,8 +19,8 @@ struct GatewayResponder: HTTPResponder {
     let scriptLogs: ScriptLogShipper?
     private let access: AccessCheck
     private let readiness: Readiness
-    /// The GraphQL schema as last built, shared by every request.
-    private let graphQL = ParseGraphQLEndpoint()
+    /// Each app's GraphQL schema as last built, shared by its requests.
+    private let graphQL = GraphQLEndpoints()
     /// The apps besides the stack's own, as the registry answers for them.
     let apps: AppDirectory
 
@@ -138,8 +138,15 @@ struct GatewayResponder: HTTPResponder {
             return await AppsAdmin(configuration: configuration, client: client, logger: log)
                 .respond(to: request, rest: path, requestId: requestId)
         case .publicPages:
-            return await PublicPagesForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
-                .respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
+            let forwarder = PublicPagesForwarder(client: client, timeout: configuration.requestTimeout, logger: log)
+            // Another app's page is its auth's to answer; an id no app has goes to the stack's, which refuses it.
+            var app: AppRecord?
+            if let id = PublicPagesForwarder.applicationId(path: path, query: request.query), id != configuration.applicationId {
+                app = try? await apps.app(id, requestId: requestId)
+            }
+            return await AppContext.$current.withValue(app?.applicationId) {
+                await forwarder.respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
+            }
         case .unknown, .graphQL:
             owner = nil
         case .service(let service):
@@ -165,15 +172,10 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(CallFailure.parseError(error, write: false, call: "app lookup", logger: log))
         }
         guard let app else { return ParseResponses.unauthorized }
-        if route.destination == .graphQL { return ParseResponses.error(Self.notServedForApps, status: 403) }
         return await AppContext.$current.withValue(app.applicationId) {
             await serve(inProgress, access: AccessCheck(app, configuration))
         }
     }
-
-    /// What an app created at run time gets on a route this stack serves only to its own app so far.
-    static let notServedForApps = ParseError(.operationForbidden,
-                                             "This route is served only to the stack's own app, not yet to apps created at run time.")
 
     /// A request whose keys are about to be checked, and what was read from it so far.
     private struct RequestInProgress {
@@ -213,7 +215,8 @@ struct GatewayResponder: HTTPResponder {
                                                                               remoteAddress: request.remoteAddress) {
                 return refused
             }
-            return await GraphQLRequestHandler(configuration: configuration, client: client, sessions: sessions, endpoint: graphQL,
+            return await GraphQLRequestHandler(configuration: configuration, client: client, sessions: sessions,
+                                               endpoint: graphQL.endpoint(for: AppContext.current), apps: apps,
                                                logger: log)
                 .respond(to: request, identity: identity, requestId: requestId, serverURL: serverURL(for: request))
         }

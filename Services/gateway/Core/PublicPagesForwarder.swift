@@ -13,6 +13,15 @@ struct PublicPagesForwarder {
     let timeout: Duration
     let logger: Logger
 
+    /// The app a page is for: the id in `apps/<id>/<page>`, or the `id` (`appId` for the pages router) of
+    /// `apps/choose_password`.
+    static func applicationId(path: String, query: [QueryItem]) -> String? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.count == 3 { return String(segments[1]) }
+        guard segments.count == 2, segments[1] == "choose_password" else { return nil }
+        return query.first { $0.name == "id" }?.value ?? query.first { $0.name == "appId" }?.value
+    }
+
     func respond(to request: HTTPRequest, path: String, requestId: String, serverURL: String) async -> HTTPResponse {
         let body = request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self)
         // The pages router reads a script's `X-Requested-With` and the `X-Parse-Page-Param-*` headers (the locale).

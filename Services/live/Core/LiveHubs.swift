@@ -6,7 +6,8 @@ import Runtime
 import Synchronization
 
 /// Every app's hub: the stack's own app's, and one for each other app a client has connected to, made then. A
-/// connection belongs to the stack's hub unless its first message is a LiveQuery `connect` naming another app the
+/// connection belongs to the stack's hub unless its first message is a LiveQuery `connect` (or, over
+/// graphql-transport-ws, a `connection_init`) naming another app the
 /// registry (`auth`) knows: its messages then go to that app's hub, whose keys are that app's and whose reads and
 /// trigger calls are that app's commands (`MessagingLiveBackend.app`). An app's events (`app.<id>.<key>`) go to its
 /// hub only, so a subscription never hears of another app's objects.
@@ -60,7 +61,7 @@ final class LiveHubs: SocketLoopDelegate, @unchecked Sendable {
     func socketReceived(_ connection: UInt64, text: String) {
         if let owner = owners[connection] { return owner.socketReceived(connection, text: text) }
         if waiting[connection] != nil { return waiting[connection]!.append(text) }
-        guard subprotocols[connection] == nil, let app = Self.connectingApp(text), app != configuration.keys.applicationId,
+        guard let app = Self.connectingApp(text, subprotocol: subprotocols[connection]), app != configuration.keys.applicationId,
               AppContext.isValidId(app) else {
             // From its first message on, the stack's hub has the connection.
             owners[connection] = stack
@@ -85,13 +86,22 @@ final class LiveHubs: SocketLoopDelegate, @unchecked Sendable {
         guard let messages = waiting.removeValue(forKey: connection) else { return }
         let owner = hub ?? stack
         owners[connection] = owner
-        if owner !== stack { stack.socketClosed(connection) }
+        if owner !== stack {
+            stack.socketClosed(connection)
+            owner.socketOpened(connection, subprotocol: subprotocols[connection])
+        }
         for text in messages { owner.socketReceived(connection, text: text) }
     }
 
-    /// The `applicationId` of a LiveQuery `connect`, nil for any other message.
-    static func connectingApp(_ text: String) -> String? {
-        guard let message = JSONValue.parse(text)?.objectValue, message["op"]?.stringValue == "connect" else { return nil }
+    /// The `applicationId` of a LiveQuery `connect`, or of a GraphQL `connection_init` on a graphql-transport-ws
+    /// socket; nil for any other message.
+    static func connectingApp(_ text: String, subprotocol: String?) -> String? {
+        guard let message = JSONValue.parse(text) else { return nil }
+        if subprotocol == WebSocketHandshake.graphQLTransportWS {
+            guard message["type"]?.stringValue == "connection_init" else { return nil }
+            return LiveQueryHub.connectFields(ofInit: message)["applicationId"]
+        }
+        guard subprotocol == nil, message["op"]?.stringValue == "connect" else { return nil }
         return message["applicationId"]?.stringValue
     }
 

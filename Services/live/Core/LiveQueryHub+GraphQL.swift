@@ -27,6 +27,16 @@ extension LiveQueryHub {
         "installationid": "installationId", "x-parse-installation-id": "installationId",
     ]
 
+    /// A `connection_init`'s payload as LiveQuery's `connect` fields.
+    static func connectFields(ofInit message: JSONValue) -> [String: String] {
+        var fields: [String: String] = [:]
+        let payload = message["payload"]?.objectValue ?? [:]
+        for (name, value) in payload.merging(payload["headers"]?.objectValue ?? [:], uniquingKeysWith: { given, _ in given }) {
+            if let field = connectionFields[name.lowercased()], let value = value.stringValue { fields[field] = value }
+        }
+        return fields
+    }
+
     func receivedGraphQL(_ connection: UInt64, text: String) {
         guard let message = JSONValue.parse(text), let type = message["type"]?.stringValue else {
             return close(connection, .badRequest, reason: "Invalid message received")
@@ -36,12 +46,7 @@ extension LiveQueryHub {
             guard graphQLInitialised.insert(connection).inserted else {
                 return close(connection, .tooManyInitialisationRequests, reason: "Too many initialisation requests")
             }
-            var fields: [String: String] = [:]
-            let payload = message["payload"]?.objectValue ?? [:]
-            for (name, value) in payload.merging(payload["headers"]?.objectValue ?? [:], uniquingKeysWith: { given, _ in given }) {
-                if let field = Self.connectionFields[name.lowercased()], let value = value.stringValue { fields[field] = value }
-            }
-            handleConnect(connection, fields)
+            handleConnect(connection, Self.connectFields(ofInit: message))
         case "ping": send(connection, GraphQLTransportMessages.pong)
         case "pong": break
         case "subscribe":

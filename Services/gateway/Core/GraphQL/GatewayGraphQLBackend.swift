@@ -14,6 +14,7 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
     let configuration: GatewayConfiguration
     let client: RPCClient
     let sessions: any SessionResolver
+    let apps: AppDirectory
     let logger: Logger
     let identity: Identity
     /// The GraphQL request: its headers and address go with Cloud Code calls and uploads.
@@ -82,7 +83,8 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
         if let contentType { headers.set("Content-Type", contentType) }
         let upload = HTTPRequest(method: "POST", path: "\(configuration.mountPath)/files/\(name)", headers: headers, body: bytes,
                                  remoteAddress: request.remoteAddress)
-        let response = await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger)
+        let response = await FileRequestHandler(configuration: configuration, client: client, sessions: sessions, logger: logger,
+                                                apps: apps)
             .respond(to: upload, path: "files/\(name)", requestId: try callId(), serverURL: serverURL)
         return try Self.body(status: response.status, String(decoding: response.body, as: UTF8.self))
     }
@@ -90,7 +92,7 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
     func resetPassword(username: String, token: String, password: String) async throws {
         let form = [("username", username), ("token", token), ("new_password", password)]
             .map { "\($0.0)=\(Self.formEncoded($0.1))" }.joined(separator: "&")
-        let path = "apps/\(configuration.applicationId)/request_password_reset"
+        let path = "apps/\(AppContext.current ?? configuration.applicationId)/request_password_reset"
         let page = HTTPRequest(method: "POST", path: "\(configuration.mountPath)/\(path)",
                                headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Requested-With": "XMLHttpRequest"],
                                body: Array(form.utf8), remoteAddress: request.remoteAddress)
@@ -107,7 +109,7 @@ struct GatewayGraphQLBackend: ParseGraphQLBackend {
             throw CallFailure.parseError(error, write: false, call: "session lookup", logger: logger)
         }
         user.installationId = identity.installationId
-        return GatewayGraphQLBackend(configuration: configuration, client: client, sessions: sessions, logger: logger,
+        return GatewayGraphQLBackend(configuration: configuration, client: client, sessions: sessions, apps: apps, logger: logger,
                                      identity: user, request: request, requestId: requestId, serverURL: serverURL, calls: calls)
     }
 

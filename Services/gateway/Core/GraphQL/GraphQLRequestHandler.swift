@@ -15,6 +15,8 @@ struct GraphQLRequestHandler {
     let client: RPCClient
     let sessions: any SessionResolver
     let endpoint: ParseGraphQLEndpoint
+    /// The apps besides the stack's own, for the uploads of another app's request.
+    let apps: AppDirectory
     let logger: Logger
 
     func respond(to request: HTTPRequest, identity: Identity, requestId: String, serverURL: String) async -> HTTPResponse {
@@ -25,7 +27,7 @@ struct GraphQLRequestHandler {
         } catch {
             return ParseResponses.json(error.status, error.body)
         }
-        let backend = GatewayGraphQLBackend(configuration: configuration, client: client, sessions: sessions, logger: logger,
+        let backend = GatewayGraphQLBackend(configuration: configuration, client: client, sessions: sessions, apps: apps, logger: logger,
                                             identity: identity, request: request, requestId: requestId, serverURL: serverURL,
                                             calls: .init(limit: configuration.graphQLMaximumCalls))
         let limits = identity.isMaster || identity.isReadOnlyMaster ? GraphQLLimits.none : configuration.graphQLLimits
