@@ -90,6 +90,17 @@ public struct DropAppData: Codable, Sendable, Equatable {
     public init(applicationId: String) { self.applicationId = applicationId }
 }
 
+/// `apps.deleted` (event from auth's registry, published with the deletion's commit): every replica of every service
+/// closes what it holds of the app (its database's pools and jobs, its LiveQuery clients), not only the one a drop
+/// (`DropAppData`) reaches. An app's own events are `app.<id>.<key>`; this one is the registry's, the stack's app's.
+public struct AppDeleted: Codable, Sendable, Equatable {
+    public static let type = "apps.deleted.v1"
+    public static let routingKey = "apps.deleted"
+    public var applicationId: String
+
+    public init(applicationId: String) { self.applicationId = applicationId }
+}
+
 /// How long a copy of an app's registry entry (or of its absence) may be used without asking the registry again.
 /// The registry answers a change of an app (created, deleted) only once this long has passed since its commit, so
 /// when the answer arrives no copy from before the change is used any more, on any replica.

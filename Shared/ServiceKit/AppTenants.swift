@@ -81,13 +81,21 @@ actor AppTenants: AppRouters {
             _ = try await resolve(app)
             throw ParseError(.operationForbidden, "The app \(app) still exists: delete it first.")
         } catch let error as ParseError where error.code == Self.unknownCode {}
+        await close(app)
+        let url = try PostgresDatabase.url(configuration.databaseURL, database: try Self.databasePrefix(configuration) + app)
+        try await PostgresDatabase.drop(url: url, logger: logger)
+    }
+
+    /// Closes what the service holds of `app` (a deleted app): its pool and jobs. A later command of the app opens
+    /// it again only if the registry has it.
+    func close(_ app: String) async {
         switch slots.removeValue(forKey: app) {
-        case .open(let tenant): await close(tenant)
+        case .open(let tenant):
+            await close(tenant)
+            logger.info("app closed", ["app": app])
         case .opening(let waiters): for waiter in waiters { waiter.resume(throwing: Self.unknown(app)) }
         case nil: break
         }
-        let url = try PostgresDatabase.url(configuration.databaseURL, database: try Self.databasePrefix(configuration) + app)
-        try await PostgresDatabase.drop(url: url, logger: logger)
     }
 
     func stop() async {

@@ -99,6 +99,8 @@ public enum ServiceHost {
             return Empty()
         }
         definition.registerStackCommands(&router, pool, calls)
+        let deletions = AppDeletionListener(service: definition.name, url: configuration.amqpURL,
+                                            exchange: configuration.eventExchange, logger: logger) { app in await apps.close(app) }
 
         let server = CommandServer(
             service: definition.name, url: configuration.amqpURL, router: router,
@@ -109,6 +111,7 @@ public enum ServiceHost {
             logger: logger)
         server.start()
         publisher.start()
+        deletions.start()
         let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger, retention: configuration.outboxRetention)
         let housekeeping = [BackgroundJob(name: "outbox relay") { await relay.run() },
                             BackgroundJob(name: "script log shipping") { await scriptLogs.run() },
@@ -121,6 +124,7 @@ public enum ServiceHost {
         let signal = await ShutdownSignal.wait()
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
+        await deletions.stop()
         await apps.stop()
         await background.stop()
         await scriptLogs.flush(timeout: ScriptLogShipper.lastFlushTimeout)

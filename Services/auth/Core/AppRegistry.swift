@@ -115,9 +115,13 @@ struct AppRegistry: Sendable {
         guard name != stackApp.name else {
             throw ParseError(.operationForbidden, "\(name) is the app the stack's environment names: it cannot be deleted.")
         }
-        let rows = try await pool.query("DELETE FROM apps WHERE name = $1 RETURNING \(Self.columns)", [name]).rows
-        guard let record = rows.first.flatMap(Self.record) else {
-            throw ParseError(.objectNotFound, "No app is named \(name).")
+        let record = try await pool.transaction { connection in
+            let rows = try await connection.query("DELETE FROM apps WHERE name = $1 RETURNING \(Self.columns)", [name]).rows
+            guard let record = rows.first.flatMap(Self.record) else {
+                throw ParseError(.objectNotFound, "No app is named \(name).")
+            }
+            try await AuthEvents.appDeleted(record.applicationId, on: connection)
+            return record
         }
         // No gateway serves it any more once the answer arrives: their copies of its keys have run out.
         try await Task.sleep(for: AppLease.duration)

@@ -37,6 +37,13 @@ enum AuthEvents {
                       on: connection)
     }
 
+    /// An app left the registry: every replica closes what it holds of it.
+    static func appDeleted(_ applicationId: String, on connection: PostgresConnection) async throws {
+        let event = CloudEvent(id: RandomUUID.string(), source: source, type: AppDeleted.type, time: ParseDate.string(from: Date()),
+                               subject: applicationId, data: AppDeleted(applicationId: applicationId))
+        try await Outbox.add(event, routingKey: AppDeleted.routingKey, on: connection)
+    }
+
     private static func add<Payload: Codable & Sendable>(_ name: String, subject: String, _ data: Payload,
                                                          on connection: PostgresConnection) async throws {
         let event = CloudEvent(id: RandomUUID.string(), source: source, type: name + ".v1",

@@ -45,10 +45,24 @@ final class LiveHubs: SocketLoopDelegate, @unchecked Sendable {
 
     /// An event from the broker: to the hub of its app, under the routing key it has for that app.
     func receive(routingKey: String, body: [UInt8]) {
+        if routingKey == AppDeleted.routingKey { return deleted(body) }
         guard let app = AppContext.app(ofRoutingKey: routingKey) else { return stack.receive(routingKey: routingKey, body: body) }
         // With no hub, no client of the app is connected here.
         guard let hub = others.withLock({ $0[app] }) else { return }
         hub.receive(routingKey: String(routingKey.dropFirst("app.\(app).".count)), body: body)
+    }
+
+    /// A deleted app's clients are disconnected and its hub forgotten: its keys no longer open anything.
+    private func deleted(_ body: [UInt8]) {
+        guard let app = (try? JSONDecoder().decode(CloudEvent<AppDeleted>.self, from: Data(body)))?.data.applicationId,
+              let hub = others.withLock({ $0.removeValue(forKey: app) }) else { return }
+        loop.post { [self] in
+            for (connection, owner) in owners where owner === hub {
+                loop.close(connection, .goingAway, reason: "This app was deleted.")
+            }
+        }
+        _ = lookups.spawnDetached { await hub.stop() }
+        logger.info("app closed", ["app": app])
     }
 
     // MARK: SocketLoopDelegate

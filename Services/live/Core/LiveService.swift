@@ -66,7 +66,7 @@ public enum LiveService {
         let queue = "live.events.\(UUID().uuidString.lowercased())"
         var topology = Topology()
         topology.addPrivateEventQueue(queue, exchange: configuration.eventExchange,
-                                      routingKeys: AppContext.everyApp(LiveEvent.routingKeys))
+                                      routingKeys: AppContext.everyApp(LiveEvent.routingKeys) + [AppDeleted.routingKey])
         let consumer = AMQPConnection.Consumer(queue: queue, autoAck: true) { delivery in
             hubs.receive(routingKey: delivery.routingKey, body: delivery.body)
         }
