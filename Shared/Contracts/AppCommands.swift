@@ -72,6 +72,33 @@ public struct ResolveApp: Codable, Sendable, Equatable {
     public init(applicationId: String) { self.applicationId = applicationId }
 }
 
+/// `apps.rename.v1` (gateway to auth): the app `applicationId` names is called `name` from the answer on (its
+/// `AppRecord`); its id, keys and data stay. Refused for the stack's own app, whose name is its environment's.
+public struct RenameApp: Codable, Sendable, Equatable {
+    public static let type = "apps.rename.v1"
+    public var applicationId: String
+    public var name: String
+
+    public init(applicationId: String, name: String) {
+        self.applicationId = applicationId
+        self.name = name
+    }
+}
+
+/// `apps.renamed` (event from auth's registry, with the rename's commit): a service whose handlers name the app
+/// (auth's mails and pages) makes them again with the new name.
+public struct AppRenamed: Codable, Sendable, Equatable {
+    public static let type = "apps.renamed.v1"
+    public static let routingKey = "apps.renamed"
+    public var applicationId: String
+    public var name: String
+
+    public init(applicationId: String, name: String) {
+        self.applicationId = applicationId
+        self.name = name
+    }
+}
+
 /// `apps.delete.v1` (gateway to auth): removes the app named `name` from the registry, so no request of its is
 /// served any more; answers its `AppRecord`. The gateway then has every service drop its data (`DropAppData`).
 public struct DeleteApp: Codable, Sendable, Equatable {

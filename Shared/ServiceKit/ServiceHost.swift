@@ -99,8 +99,15 @@ public enum ServiceHost {
             return Empty()
         }
         definition.registerStackCommands(&router, pool, calls)
-        let deletions = AppDeletionListener(service: definition.name, url: configuration.amqpURL,
-                                            exchange: configuration.eventExchange, logger: logger) { app in await apps.close(app) }
+        let renews = definition.registerAppCommands != nil
+        let appChanges = AppChangesListener(service: definition.name, url: configuration.amqpURL,
+                                            exchange: configuration.eventExchange, logger: logger) { app, change in
+            switch change {
+            case .deleted: await apps.close(app)
+            // Only handlers made for the app know its name.
+            case .renamed: if renews { await apps.renew(app) }
+            }
+        }
 
         let server = CommandServer(
             service: definition.name, url: configuration.amqpURL, router: router,
@@ -111,7 +118,7 @@ public enum ServiceHost {
             logger: logger)
         server.start()
         publisher.start()
-        deletions.start()
+        appChanges.start()
         let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger, retention: configuration.outboxRetention)
         let housekeeping = [BackgroundJob(name: "outbox relay") { await relay.run() },
                             BackgroundJob(name: "script log shipping") { await scriptLogs.run() },
@@ -124,7 +131,7 @@ public enum ServiceHost {
         let signal = await ShutdownSignal.wait()
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
-        await deletions.stop()
+        await appChanges.stop()
         await apps.stop()
         await background.stop()
         await scriptLogs.flush(timeout: ScriptLogShipper.lastFlushTimeout)

@@ -351,6 +351,39 @@ extension IntegrationSuite {
             try await Self.delete(app)
         }
 
+        /// `deploy/stack app` creates, lists, renames and deletes apps; a renamed app's mails say its new name.
+        @Test func theScriptManagesAppsAndARenameReachesTheMails() async throws {
+            let name = "Script" + UUID().uuidString.prefix(8)
+            let created = try #require(try JSONSerialization.jsonObject(with: Data(try TestStack.output(["app", "create", name]).utf8))
+                as? [String: Any])
+            for key in ["applicationId", "masterKey", "clientKey", "restApiKey", "javascriptKey"] {
+                #expect((created[key] as? String)?.isEmpty == false, "\(key) in \(created)")
+            }
+            let app = App(name: name, id: try #require(created["applicationId"] as? String),
+                          masterKey: try #require(created["masterKey"] as? String), restKey: try #require(created["restApiKey"] as? String))
+            func listed() throws -> [String] {
+                try TestStack.output(["app", "list"]).split(separator: "\n").compactMap {
+                    (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["name"] as? String
+                }
+            }
+            #expect(try listed().contains(name))
+            try await AuthEmail.withMail { mail in
+                let username = "renamed" + UUID().uuidString.prefix(6), email = "\(username)@example.com"
+                let signed = try await app.send("POST", "/users", ["username": username, "password": "pw-1-x", "email": email])
+                #expect(signed.status == 201, "\(signed.text)")
+                _ = try await mail.waitForMessage(to: email, containing: "Please verify your e-mail for \(name)")
+                let renamed = name + "Too"
+                let answer = try TestStack.output(["app", "rename", name, renamed])
+                #expect((try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])?["name"] as? String == renamed,
+                        "\(answer)")
+                #expect(try listed().contains(renamed) && !listed().contains(name))
+                #expect(try await app.send("POST", "/requestPasswordReset", ["email": email]).status == 200)
+                _ = try await mail.waitForMessage(to: email, containing: "Password Reset for \(renamed)")
+                try TestStack.control(["app", "delete", renamed, "--yes"])
+            }
+            #expect(try await app.send("GET", "/classes/Cat").status == 403, "deleted")
+        }
+
         @Test func votesAndTheirEventsStayInTheirApp() async throws {
             let app = try await Self.create("Votes")
             let cls = PostsHTTP.uniqueClass("Cat")

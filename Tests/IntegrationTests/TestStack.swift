@@ -61,11 +61,27 @@ enum TestStack {
     /// service started so keeps them until it is started again without); fails the test on a non-zero exit.
     /// posix_spawn and waitpid rather than Foundation's Process, whose exit detection was seen to hang here.
     static func control(_ arguments: [String], settings: [String: String] = [:]) throws {
+        try control(arguments, settings: settings, output: nil)
+    }
+
+    /// The same, answering what the script printed.
+    static func output(_ arguments: [String]) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stack-output-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try control(arguments, settings: [:], output: file.path)
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    private static func control(_ arguments: [String], settings: [String: String], output: String?) throws {
         let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
         let envp = environment.merging(settings) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output { posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, envp) == 0 else {
+        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp) == 0 else {
             throw StackError(description: "cannot run \(script)")
         }
         var status: Int32 = 0

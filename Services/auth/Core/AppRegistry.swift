@@ -44,6 +44,10 @@ struct AppRegistry: Sendable {
             try Self.requireMaster(command.identity)
             return try await registry.rotateKeys(command.payload.applicationId)
         }
+        router.register(RenameApp.type, RenameApp.self) { command, _ in
+            try Self.requireMaster(command.identity)
+            return try await registry.rename(command.payload.applicationId, to: command.payload.name)
+        }
         router.register(DeleteApp.type, DeleteApp.self) { command, _ in
             try Self.requireMaster(command.identity)
             return try await registry.delete(named: command.payload.name)
@@ -56,16 +60,22 @@ struct AppRegistry: Sendable {
         }
     }
 
-    func create(_ request: CreateApp) async throws -> AppRecord {
-        let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// `name` without the spaces around it, if an app may have it.
+    private func checkedName(_ name: String) throws -> String {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 100 else {
             throw ParseError(.invalidJSON, "An app needs a name of 1 to 100 characters.")
         }
+        guard name != stackApp.name else { throw ParseError(.duplicateValue, "An app named \(name) exists already.") }
+        return name
+    }
+
+    func create(_ request: CreateApp) async throws -> AppRecord {
+        let name = try checkedName(request.name)
         let id = request.applicationId ?? Self.newKey()
         guard AppContext.isValidId(id) else {
             throw ParseError(.invalidJSON, "An application id is 1 to 40 letters, digits, '_' or '-'.")
         }
-        guard name != stackApp.name else { throw ParseError(.duplicateValue, "An app named \(name) exists already.") }
         guard id != stackApp.applicationId else { throw ParseError(.duplicateValue, "An app with the id \(id) exists already.") }
         let keys = (0..<5).map { _ in Self.newKey() }
         let rows: [PostgresRow]
@@ -107,6 +117,28 @@ struct AppRegistry: Sendable {
             """, ([id] + keys).map { $0 as (any PostgresBindable)? }).rows
         guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
         // Every gateway's copy of the old keys runs out before the answer.
+        try await Task.sleep(for: AppLease.duration)
+        return record
+    }
+
+    func rename(_ id: String, to newName: String) async throws -> AppRecord {
+        guard id != stackApp.applicationId else {
+            throw ParseError(.operationForbidden, "The name of the app the stack's environment names is its environment's.")
+        }
+        let name = try checkedName(newName)
+        let record: AppRecord
+        do {
+            record = try await pool.transaction { connection in
+                let rows = try await connection.query("UPDATE apps SET name = $2 WHERE application_id = $1 RETURNING \(Self.columns)",
+                                                      [id, name]).rows
+                guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
+                try await AuthEvents.appRenamed(id, name: name, on: connection)
+                return record
+            }
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            throw ParseError(.duplicateValue, "An app named \(name) exists already.")
+        }
+        // Every gateway's copy of the old name runs out before the answer.
         try await Task.sleep(for: AppLease.duration)
         return record
     }

@@ -30,6 +30,10 @@ struct AppRegistryCalls {
         try await call(RotateAppKeys.type, RotateAppKeys(applicationId: applicationId))
     }
 
+    func rename(_ applicationId: String, to name: String) async throws -> AppRecord {
+        try await call(RenameApp.type, RenameApp(applicationId: applicationId, name: name))
+    }
+
     /// Removes the app from the registry, then has every service drop its data; the app as it was.
     func delete(named name: String) async throws -> AppRecord {
         let app: AppRecord = try await call(DeleteApp.type, DeleteApp(name: name))

@@ -11,6 +11,7 @@ import Runtime
 /// - `POST /admin/apps` with `{"name": ..., "applicationId": ...}` (the id optional): 201 and the new app with its
 ///   keys (`AppRecord`);
 /// - `POST /admin/apps/<name>/keys`: new keys for the app (the old ones stop working); 200 and the app with them;
+/// - `PUT /admin/apps/<name>` with `{"name": ...}`: the app's new name; 200 and the app;
 /// - `DELETE /admin/apps/<name>?confirm=<name>`: the app leaves the registry, then every service drops its data;
 ///   200 and the app as it was.
 struct AppsAdmin {
@@ -48,6 +49,11 @@ struct AppsAdmin {
                 let app = try await registry.rotateKeys(try await registry.named(segments[0]).applicationId)
                 logger.info("app keys rotated", ["app": app.applicationId, "name": app.name])
                 return try Self.json(200, app)
+            case ("PUT", 1):
+                let renamed = try Self.decode(NewName.self, request.body).name
+                let app = try await registry.rename(try await registry.named(segments[0]).applicationId, to: renamed)
+                logger.info("app renamed", ["app": app.applicationId, "name": app.name])
+                return try Self.json(200, app)
             case ("DELETE", 1):
                 let name = segments[0]
                 guard request.query.first(where: { $0.name == "confirm" })?.value == name else {
@@ -63,6 +69,11 @@ struct AppsAdmin {
             return ParseResponses.error(CallFailure.parseError(error, write: request.method != "GET", call: "app registry",
                                                                logger: logger))
         }
+    }
+
+    /// A rename's body.
+    private struct NewName: Decodable {
+        let name: String
     }
 
     private static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {

@@ -85,6 +85,7 @@ async function dashboardPost(path, body) {
 export const listApps = () => dashboardGet('apps');
 export const createApp = (name) => dashboardPost('apps', { name });
 export const rotateKeys = (id) => dashboardPost('apps/' + encodeURIComponent(id) + '/keys');
+export const renameApp = (id, name) => dashboardPost('apps/' + encodeURIComponent(id) + '/name', { name });
 
 export function apiURL(path) {
   const mount = state.session.mountPath === '/' ? '' : state.session.mountPath;

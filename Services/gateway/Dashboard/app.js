@@ -1,4 +1,4 @@
-import { chooseApp, createApp, listApps, loadSession, logIn, logOut, session } from './api.js';
+import { chooseApp, chosenApp, createApp, listApps, loadSession, logIn, logOut, session } from './api.js';
 import { h, say } from './dom.js';
 import { showCore } from './core.js';
 import { showAnalytics } from './analytics.js';
@@ -103,6 +103,7 @@ document.addEventListener('DOMContentLoaded', async () => {
       say(error.message, true);
     }
   });
+  document.addEventListener('apps-changed', () => loadApps(chosenApp()));
   window.addEventListener('hashchange', route);
   const current = await loadSession();
   if (current.loggedIn) showApp(); else showLogin(current.login);

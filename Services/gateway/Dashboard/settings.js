@@ -1,7 +1,7 @@
 // The Settings tab: the app's name, its application id and server URL, the keys a client needs (the master key
 // only on request, and never to a read-only user: the server refuses it), the settings that change while the
 // server runs (`/settings`), and an export of every class as JSON and CSV in one ZIP archive with the schemas.
-import { api, chosenApp, dashboardGet, rotateKeys, session } from './api.js';
+import { api, chosenApp, dashboardGet, renameApp, rotateKeys, session } from './api.js';
 import { attempt, h } from './dom.js';
 import { settingsForm } from './runtime-settings.js';
 import { allObjects, toCSV } from './transfer.js';
@@ -48,6 +48,20 @@ export async function showSettings(view) {
     await showSettings(view);
   }, 'New keys are in force; the old ones no longer work.'));
 
+  // So is its name; the switcher shows the new one (`apps-changed`).
+  const renameInput = h('input', { id: 'app-name', value: app.appName, 'aria-label': 'App name' });
+  const rename = chosenApp() && app.canRotate
+    ? h('form', { id: 'rename-app', class: 'inline' }, renameInput, h('button', { id: 'rename-app-submit', type: 'submit' }, 'Rename')) : null;
+  rename?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(async () => {
+      await renameApp(chosenApp(), renameInput.value.trim());
+      document.dispatchEvent(new CustomEvent('apps-changed'));
+      view.replaceChildren();
+      await showSettings(view);
+    }, 'The app is renamed.');
+  });
+
   const progress = h('p', { id: 'export-progress', class: 'hint' });
   const exportButton = h('button', { id: 'export-app', type: 'button' }, 'Export all data');
   exportButton.addEventListener('click', () => attempt(async () => {
@@ -62,7 +76,7 @@ export async function showSettings(view) {
   view.append(
     h('section', { class: 'card', id: 'settings-keys' }, h('h2', {}, 'Keys'),
       h('p', { class: 'hint' }, chosenApp() ? 'What a client needs to reach this app.'
-        : 'What a client needs to reach this app. Keys are set where the server is started.'), keyTable, rotate),
+        : 'What a client needs to reach this app. Keys are set where the server is started.'), keyTable, rotate, rename),
     await settingsForm(),
     h('section', { class: 'card', id: 'settings-export' }, h('h2', {}, 'Export data'),
       h('p', { class: 'hint' }, 'Every class as JSON (as the data browser imports it) and as CSV, with the schemas, in one ZIP archive.'),

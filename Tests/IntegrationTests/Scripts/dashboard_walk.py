@@ -880,6 +880,15 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         new_key = value("restAPIKey")
         check(call(app_id, "X-Parse-REST-API-Key", rest_key)[0] == 403 and call(app_id, "X-Parse-REST-API-Key", new_key)[0] == 200,
               "Rotate keys: the old REST API key is refused, the new one works")
+        renamed = name + "Renamed"
+        field = self.css("#app-name")
+        field.clear()
+        field.send_keys(renamed)
+        self.click("#rename-app-submit")
+        self.wait(lambda d: chosen() == renamed and value("appName") == renamed, timeout=30, message="the new name")
+        check(value("applicationId") == app_id and call(app_id, "X-Parse-REST-API-Key", new_key)[0] == 200,
+              "Rename: the switcher and Settings show the new name; the id and keys stay")
+        name = renamed
         self.driver.execute_script("const s = document.getElementById('app-switcher'); s.value = arguments[0];"
                                    " s.dispatchEvent(new Event('change'));", APP_ID)
         self.wait(lambda d: value("applicationId") == APP_ID, message="the stack's app again")

@@ -21,8 +21,9 @@ struct DashboardAppAccess: Sendable {
 /// - `GET <path>/apps`: every app (`{"results":[{"name","applicationId","isStackApp"}]}`), the stack's own first;
 /// - `POST <path>/apps` with `{"name"}`: "Create a new app"; 201 and its keys as `keys` answers them;
 /// - `GET <path>/keys?app=<id>` (`&masterKey=1`): another app's keys, as `DashboardKeys` answers the stack app's;
-/// - `POST <path>/apps/<id>/keys`: new keys for that app, the old ones refused from the answer on.
-/// Creating, rotating and another app's master key are refused to a read-only login.
+/// - `POST <path>/apps/<id>/keys`: new keys for that app, the old ones refused from the answer on;
+/// - `POST <path>/apps/<id>/name` with `{"name"}`: the app's new name; its keys as `keys` answers them.
+/// Creating, renaming, rotating and another app's master key are refused to a read-only login.
 struct DashboardApps<Inner: HTTPStreamingResponder> {
     let responder: DashboardResponder<Inner>
 
@@ -56,12 +57,14 @@ struct DashboardApps<Inner: HTTPStreamingResponder> {
                 return keys(app, withMasterKey: request.queryValue("masterKey") == "1", session: session, headers: headers)
             case ("POST", 1) where segments[0] == "apps":
                 guard !session.readOnly else { return Self.readOnlyRefusal(headers) }
-                guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-                      let name = object["name"] as? String else {
-                    return DashboardResponses.error(400, code: 107, "An app needs a name.", headers: headers)
-                }
+                guard let name = Self.name(in: request) else { return Self.nameMissing(headers) }
                 let app = try await registry.create(CreateApp(name: name))
                 return keys(app, withMasterKey: false, session: session, headers: headers, status: 201)
+            case ("POST", 3) where segments[0] == "apps" && segments[2] == "name":
+                guard !session.readOnly else { return Self.readOnlyRefusal(headers) }
+                guard let name = Self.name(in: request) else { return Self.nameMissing(headers) }
+                let app = try await registry.rename(segments[1], to: name)
+                return keys(app, withMasterKey: false, session: session, headers: headers)
             case ("POST", 3) where segments[0] == "apps" && segments[2] == "keys":
                 guard !session.readOnly else { return Self.readOnlyRefusal(headers) }
                 let app = try await registry.rotateKeys(segments[1])
@@ -86,6 +89,15 @@ struct DashboardApps<Inner: HTTPStreamingResponder> {
         return DashboardResponses.json(status, DashboardKeys<Inner>.body(fields, canSeeMasterKey: !session.readOnly,
                                                                          canRotate: !session.readOnly),
                                        headers: headers)
+    }
+
+    /// The `name` of a JSON body.
+    private static func name(in request: HTTPRequest) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["name"] as? String
+    }
+
+    private static func nameMissing(_ headers: [(String, String)]) -> HTTPResponse {
+        DashboardResponses.error(400, code: 107, "An app needs a name.", headers: headers)
     }
 
     private static func readOnlyRefusal(_ headers: [(String, String)]) -> HTTPResponse {
