@@ -81,6 +81,8 @@ let package = Package(
         .executableTarget(name: "gateway", dependencies: ["GatewayCore", "Runtime"], path: "Services/gateway/App"),
         // Loads a Parse JSON export into a class through the public REST API.
         .executableTarget(name: "parse-import", dependencies: ["ParseWire", "HTTPClient"], path: "Services/import"),
+        // The app registry's API from the command line (compose's one-off container, deploy/stack app).
+        .executableTarget(name: "parse-apps", dependencies: ["HTTPClient"], path: "Services/apps-admin"),
         .executableTarget(name: "json-bench", dependencies: ["Contracts", "ParseWire"], path: "bench/json"),
         // Downstream consumer of vote events (example and operations tool): prints, forwards or replays them.
         .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime", "HTTPClient"],

@@ -1,4 +1,5 @@
 import Metrics
+import Runtime
 
 /// The metric series of one command type, resolved on first use and kept, so a handled command costs atomic adds
 /// and no label look-up.
@@ -32,6 +33,7 @@ final class CommandSeries: Sendable {
     func count(_ outcome: Outcome, since started: ContinuousClock.Instant? = nil) {
         guard MetricsSwitch.isOn else { return }
         outcomes[outcome.rawValue].child { MessagingMetrics.commands.labels(type, outcome.label) }.increment()
+        if let app = AppContext.current { MessagingMetrics.appCommands.labels(app, outcome.label).increment() }
         if let started {
             duration.child { MessagingMetrics.commandDuration.labels(type) }.observe(ContinuousClock.now - started)
         }

@@ -17,6 +17,10 @@ enum MessagingMetrics {
     static let commands = MetricsRegistry.shared.counter(
         "parse_commands", help: "Commands handled, by type and outcome (ok, refused: a Parse error answered, "
             + "timeout, retry, dead_letter, unknown_type).", labels: ["type", "outcome"])
+    /// Apps are made by their administrators, through the registry: their number bounds this family.
+    static let appCommands = MetricsRegistry.shared.counter(
+        "parse_app_commands", help: "Commands of the apps created at run time, by app (its application id) and outcome; "
+            + "the stack's own app's count in parse_commands only.", labels: ["app", "outcome"])
     static let commandDuration = MetricsRegistry.shared.histogram(
         "parse_command_duration_seconds", help: "Time a service took to handle a command, by type.", labels: ["type"])
     static let commandsInFlight = MetricsRegistry.shared.gauge(

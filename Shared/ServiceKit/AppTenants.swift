@@ -170,7 +170,7 @@ actor AppTenants: AppRouters {
         guard AppContext.isValidId(app) else { throw Self.unknown(app) }
         let record = try await resolve(app)
         let url = try PostgresDatabase.url(configuration.databaseURL, database: try Self.databasePrefix(configuration) + app)
-        try await PostgresDatabase.ensureExists(url: url, logger: logger)
+        try await PostgresDatabase.ensureExists(url: url, ownerOnly: true, logger: logger)
         let log = logger.with("app", app)
         let pool = PostgresPool(configuration: PostgresConfiguration(
             url: url, poolSize: min(configuration.databasePoolSize, Self.poolSize),

@@ -6,14 +6,16 @@ public enum PostgresDatabase {
     /// Creates the database named in `url` if it does not exist, by connecting to the maintenance
     /// database `postgres` on the same server with the same credentials. Tolerates a concurrent
     /// creation. Accepts only plain names (letters, digits, `_`, `-`; at most 63 bytes).
-    public static func ensureExists(url: String, logger: Logger) async throws {
+    /// `ownerOnly`: a database made now is closed to every role but its owner (the one `url` logs in as) and
+    /// superusers, as the stack's own databases are set up for separate roles.
+    public static func ensureExists(url: String, ownerOnly: Bool = false, logger: Logger) async throws {
         let database = try name(in: url)
         try validate(database)
         // The "dbname" given after the URL overrides the URL's own.
         let maintenance = try await PostgresConnection.connect(
             parameters: ConnectionParameters(url: url, overrides: [("dbname", "postgres")]))
         do {
-            try await create(database, on: maintenance, logger: logger)
+            try await create(database, ownerOnly: ownerOnly, on: maintenance, logger: logger)
             await maintenance.close()
         } catch {
             await maintenance.close()
@@ -97,12 +99,13 @@ public enum PostgresDatabase {
         }
     }
 
-    private static func create(_ database: String, on maintenance: PostgresConnection, logger: Logger) async throws {
+    private static func create(_ database: String, ownerOnly: Bool, on maintenance: PostgresConnection, logger: Logger) async throws {
         let existing = try await maintenance.query("SELECT 1 FROM pg_database WHERE datname = $1", [database])
         guard existing.rows.isEmpty else { return }
         do {
             // CREATE DATABASE takes no parameters; the name was validated, then quoted.
             _ = try await maintenance.query("CREATE DATABASE \"\(database)\"")
+            if ownerOnly { _ = try await maintenance.query("REVOKE CONNECT, TEMPORARY ON DATABASE \"\(database)\" FROM PUBLIC") }
             logger.info("created database", ["db.name": database])
         } catch let error as PostgresError
                     where error.sqlState == PostgresError.duplicateDatabase

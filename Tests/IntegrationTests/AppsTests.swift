@@ -416,6 +416,11 @@ extension IntegrationSuite {
             #expect(try await app.send("POST", "/classes/\(cls)", ["n": 1]).status == 201)
             let databases = "SELECT count(*) FROM pg_database WHERE datname LIKE '%_app_\(app.id)'"
             #expect(Int(try VotesAPI.sql("postgres", databases).first ?? "") ?? 0 >= 1)
+            // Its requests and commands count under its id, beside the stack app's series.
+            let gateway = try await MetricsScrape.of("gateway")
+            #expect(gateway.sum("parse_app_http_requests_total", ["app": app.id, "status": "201"]) == 1, "\(gateway.series("parse_app_http_requests_total"))")
+            let posts = try await MetricsScrape.of("posts")
+            #expect(posts.sum("parse_app_commands_total", ["app": app.id, "outcome": "ok"]) >= 1)
 
             let unconfirmed = try await Self.admin("DELETE", "/\(app.name)")
             #expect(unconfirmed.status == 400, "\(unconfirmed.text)")

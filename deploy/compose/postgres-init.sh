@@ -19,6 +19,9 @@ SELECT format('CREATE ROLE %I LOGIN PASSWORD %L', :'name', :'password')
 SELECT format('CREATE DATABASE %I OWNER %I', :'name', :'name')
  WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = :'name') \gexec
 SELECT format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC', :'name') \gexec
+-- Each app created at run time gets a database of its own per service (parse_<service>_app_<id>), which the
+-- service creates.
+SELECT format('ALTER ROLE %I CREATEDB', :'name') \gexec
 -- Readiness reports how far the standbys are behind (pg_stat_replication shows positions to pg_monitor only).
 SELECT format('GRANT pg_monitor TO %I', :'name') \gexec
 SQL

@@ -11,6 +11,11 @@ struct GatewayMetrics: Sendable {
         "parse_http_request_duration_seconds",
         help: "Time from a request's arrival at the responder to its answer, by route template and method.",
         labels: ["route", "method"])
+    /// Counted beside `requests` for the apps created at run time (their number, set by their administrators,
+    /// bounds it); the stack's own app's requests count in `requests` only.
+    static let appRequests = MetricsRegistry.shared.counter(
+        "parse_app_http_requests", help: "HTTP requests of the apps created at run time answered, by app (its application id) "
+            + "and status.", labels: ["app", "status"])
     let inFlight = MetricsRegistry.shared.gauge(
         "parse_http_requests_in_flight", help: "HTTP requests waiting for their answer right now.").labels()
     let queueMessages = MetricsRegistry.shared.gauge(
@@ -19,6 +24,11 @@ struct GatewayMetrics: Sendable {
     /// One per template and method: `series[template * methods + method]`.
     private let series: [RouteSeries] = RouteTemplate.names.flatMap { route in
         RouteTemplate.methods.map { RouteSeries(route: route, method: $0) }
+    }
+
+    static func count(app: String, status: Int) {
+        guard MetricsSwitch.isOn else { return }
+        appRequests.labels(app, String(status)).increment()
     }
 
     /// `template` is a `RouteTemplate.index`.

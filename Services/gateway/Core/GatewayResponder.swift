@@ -172,9 +172,11 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(CallFailure.parseError(error, write: false, call: "app lookup", logger: log))
         }
         guard let app else { return ParseResponses.unauthorized }
-        return await AppContext.$current.withValue(app.applicationId) {
+        let response = await AppContext.$current.withValue(app.applicationId) {
             await serve(inProgress, access: AccessCheck(app, configuration))
         }
+        GatewayMetrics.count(app: app.applicationId, status: response.status)
+        return response
     }
 
     /// A request whose keys are about to be checked, and what was read from it so far.
