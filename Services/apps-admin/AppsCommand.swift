@@ -4,12 +4,14 @@ import HTTPClient
 /// The command line: which registry call, against which server, and what it prints (one JSON object per line).
 enum AppsCommand {
     static let usage = """
-        Usage: parse-apps create NAME | list | rename NAME NEW | delete NAME --yes
+        Usage: parse-apps create NAME | list | rename NAME NEW | push NAME ENDPOINTS | delete NAME --yes
 
           create NAME         creates an app; prints it as one JSON object (name, applicationId, masterKey,
                               clientKey, restApiKey, javascriptKey, dotNetKey, createdAt)
           list                every app, one JSON object per line, the stack's own (from its environment) first
           rename NAME NEW     gives an app a new name; its id, keys and data stay
+          push NAME ENDPOINTS where the push adapter POSTs the app's notifications, one URL per device type:
+                              ios=https://a.example/push,*=https://b.example/push ("" for nowhere)
           delete NAME --yes   deletes an app with all its data
 
         Environment: PARSE_SERVER_ADMIN_KEY (the gateway's, required) and PARSE_SERVER_URL (the server URL with its
@@ -33,6 +35,8 @@ enum AppsCommand {
             return Call(method: "POST", path: "", body: ["name": arguments[1]])
         case let arguments where arguments.count == 3 && arguments[0] == "rename" && !arguments[1].isEmpty:
             return Call(method: "PUT", path: "/" + encoded(arguments[1]), body: ["name": arguments[2]])
+        case let arguments where arguments.count == 3 && arguments[0] == "push" && !arguments[1].isEmpty:
+            return Call(method: "PUT", path: "/\(encoded(arguments[1]))/push", body: ["endpoints": arguments[2]])
         case let arguments where arguments.count == 3 && arguments[0] == "delete" && !arguments[1].isEmpty:
             guard arguments[2] == "--yes" else { throw UsageError(message: "delete removes all the app's data: add --yes") }
             return Call(method: "DELETE", path: "/\(encoded(arguments[1]))?confirm=\(encoded(arguments[1]))", body: nil)

@@ -8,9 +8,13 @@ public struct AppRecord: Codable, Sendable, Equatable {
     public var javascriptKey: String
     public var dotNetKey: String
     public var createdAt: String
+    /// Where the push adapter sends the app's notifications (`PushEndpoints`' text); nil or empty: nowhere, and
+    /// its pushes end with every device failed.
+    public var pushEndpoints: String?
 
     public init(name: String, applicationId: String, masterKey: String, clientKey: String, restApiKey: String,
-                javascriptKey: String, dotNetKey: String, createdAt: String) {
+                javascriptKey: String, dotNetKey: String, createdAt: String, pushEndpoints: String? = nil) {
+        self.pushEndpoints = pushEndpoints
         self.name = name
         self.applicationId = applicationId
         self.masterKey = masterKey
@@ -82,6 +86,19 @@ public struct RenameApp: Codable, Sendable, Equatable {
     public init(applicationId: String, name: String) {
         self.applicationId = applicationId
         self.name = name
+    }
+}
+
+/// `apps.push.set.v1` (gateway to auth): the app's push endpoints (`PushEndpoints`' text, empty for none); answers
+/// its `AppRecord`. 107 for endpoints that are not `deviceType=http(s)://...`.
+public struct SetAppPushEndpoints: Codable, Sendable, Equatable {
+    public static let type = "apps.push.set.v1"
+    public var applicationId: String
+    public var endpoints: String
+
+    public init(applicationId: String, endpoints: String) {
+        self.applicationId = applicationId
+        self.endpoints = endpoints
     }
 }
 

@@ -21,13 +21,26 @@ import Testing
         counter.record(method: "GET", route: "classes/Cat/b", status: 200, at: hour.addingTimeInterval(59))
         counter.record(method: "GET", route: "classes/Cat/c", status: 404, at: hour)
         counter.record(method: "GET", route: "classes/Cat/a", status: 200, at: hour.addingTimeInterval(3_600))
-        let taken = counter.take()
+        let taken = try #require(counter.take()[nil])
         #expect(taken.map(\.count) == [2, 1, 1])
         #expect(taken[0].hour == "2025-12-01T14:00:00.000Z" && taken[0].route == "GET /classes/:className/:objectId")
         #expect(taken[1].status == 404 && taken[2].hour == "2025-12-01T15:00:00.000Z")
         #expect(counter.take().isEmpty)
         counter.restore(taken)
         counter.record(method: "GET", route: "classes/Cat/z", status: 404, at: hour)
-        #expect(counter.take().map(\.count) == [2, 2, 1])
+        #expect(counter.take()[nil]?.map(\.count) == [2, 2, 1])
+    }
+
+    @Test func eachAppsCountsAreTakenApart() throws {
+        let counter = RequestCounter()
+        let hour = Date(timeIntervalSince1970: 1_764_597_600)
+        counter.record(method: "GET", route: "classes/Cat", status: 200, at: hour)
+        counter.record(method: "GET", route: "classes/Cat", status: 200, app: "paws", at: hour)
+        counter.record(method: "GET", route: "classes/Cat", status: 200, app: "paws", at: hour)
+        let taken = counter.take()
+        #expect(Set(taken.keys) == [nil, "paws"])
+        #expect(taken[nil]?.map(\.count) == [1] && taken["paws"]?.map(\.count) == [2])
+        counter.restore(try #require(taken["paws"]), app: "paws")
+        #expect(counter.take()["paws"]?.map(\.count) == [2])
     }
 }

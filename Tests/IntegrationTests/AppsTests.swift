@@ -139,6 +139,49 @@ extension IntegrationSuite {
             try await Self.delete(second)
         }
 
+        /// Roles, sessions, schemas, installations and webhook functions of one app are not another's, both ways.
+        @Test func rolesSessionsSchemasInstallationsAndHooksStayInTheirApp() async throws {
+            let first = try await Self.create("RolesA")
+            let second = try await Self.create("RolesB")
+            var tokens: [String: String] = [:], users: [String: String] = [:]
+            for app in [first, second] {
+                let user = try await app.send("POST", "/users", ["username": "u" + UUID().uuidString.prefix(8), "password": "pw"])
+                tokens[app.id] = try #require(user.json?["sessionToken"] as? String, "\(user.text)")
+                users[app.id] = user.json?["objectId"] as? String
+                let role = try await app.send("POST", "/roles", ["name": "role\(app.id.prefix(6))", "ACL": ["*": ["read": true]]],
+                                              master: true)
+                #expect(role.status == 201, "\(role.text)")
+                let schema = try await app.send("POST", "/schemas/Only\(app.id.prefix(6))", ["className": "Only\(app.id.prefix(6))"],
+                                                master: true)
+                #expect(schema.status == 200, "\(schema.text)")
+                let installation = try await app.send("POST", "/installations", [
+                    "installationId": UUID().uuidString, "deviceType": "android", "deviceToken": "tok-\(app.id)"])
+                #expect(installation.status == 201, "\(installation.text)")
+                let hook = try await app.send("POST", "/hooks/functions", ["functionName": "ping\(app.id.prefix(6))",
+                                                                           "url": "http://127.0.0.1:9/ping"], master: true)
+                #expect(hook.status == 200, "\(hook.text)")
+            }
+            for (app, other) in [(first, second), (second, first)] {
+                let mine = "\(app.id.prefix(6))", theirs = "\(other.id.prefix(6))"
+                let roles = PostsHTTP.results(try await app.send("GET", "/roles", master: true)).compactMap { $0["name"] as? String }
+                #expect(roles == ["role\(mine)"], "\(roles)")
+                let sessions = PostsHTTP.results(try await app.send("GET", "/sessions", master: true))
+                #expect(sessions.count == 1 && (sessions.first?["user"] as? [String: Any])?["objectId"] as? String == users[app.id],
+                        "\(sessions)")
+                #expect(try await app.send("GET", "/sessions/me", token: tokens[other.id]).code == 209)
+                let classes = PostsHTTP.results(try await app.send("GET", "/schemas", master: true)).compactMap { $0["className"] as? String }
+                #expect(classes.contains("Only\(mine)") && !classes.contains("Only\(theirs)"), "\(classes)")
+                #expect(try await app.send("GET", "/schemas/Only\(theirs)", master: true).code == 103)
+                let devices = PostsHTTP.results(try await app.send("GET", "/installations", master: true)).compactMap { $0["deviceToken"] as? String }
+                #expect(devices == ["tok-\(app.id)"], "\(devices)")
+                let listed = try await app.send("GET", "/hooks/functions", master: true)
+                let hooks = ((try JSONSerialization.jsonObject(with: listed.body) as? [[String: Any]]) ?? []).compactMap { $0["functionName"] as? String }
+                #expect(hooks == ["ping\(mine)"], "\(hooks)")
+            }
+            try await Self.delete(first)
+            try await Self.delete(second)
+        }
+
         /// With client object ids allowed, the same class and object id in two apps and the stack's own are three
         /// objects.
         @Test func theSameObjectIdInEachAppIsEachAppsOwn() async throws {
@@ -382,6 +425,66 @@ extension IntegrationSuite {
                 try TestStack.control(["app", "delete", renamed, "--yes"])
             }
             #expect(try await app.send("GET", "/classes/Cat").status == 403, "deleted")
+        }
+
+        /// The dashboard's Analytics for an app: its requests, counted apart from the stack app's.
+        @Test func anAppsRequestCountsAreItsOwn() async throws {
+            let app = try await Self.create("Counted")
+            let cls = PostsHTTP.uniqueClass("Counted")
+            for index in 0..<3 { #expect(try await app.send("GET", "/classes/\(cls)/missing\(index)").status == 404) }
+            func counts(_ reply: Reply) -> Double {
+                ((reply.json?["results"] as? [[String: Any]]) ?? [])
+                    .filter { $0["route"] as? String == "GET /classes/:className/:objectId" && $0["status"] as? Double == 404 }
+                    .reduce(0) { $0 + (($1["count"] as? Double) ?? 0) }
+            }
+            var counted = 0.0
+            let deadline = ContinuousClock.now + .seconds(30)
+            repeat {
+                try await Task.sleep(for: .milliseconds(300))
+                counted = counts(try await app.send("GET", "/analytics/requests", master: true))
+            } while counted < 3 && ContinuousClock.now < deadline
+            #expect(counted == 3, "the app's three 404 gets, and nothing of the stack app's")
+            let other = try await Self.create("Uncounted")
+            #expect(counts(try await other.send("GET", "/analytics/requests", master: true)) == 0)
+            try await Self.delete(app)
+            try await Self.delete(other)
+        }
+
+        /// An app's pushes go to its own endpoints, and reach only its installations; without endpoints they fail.
+        @Test func anAppsPushesGoToItsOwnEndpoints() async throws {
+            let app = try await Self.create("Push")
+            let receiver = try PushReceiver()
+            let bad = try await Self.admin("PUT", "/\(app.name)/push", ["endpoints": "ios=ftp://nowhere"])
+            #expect(bad.status == 400 && bad.code == 107, "\(bad.text)")
+            let channel = "news" + UUID().uuidString.prefix(6)
+            func install(_ send: (String, String, Any?) async throws -> Reply) async throws {
+                let reply = try await send("POST", "/installations", ["installationId": UUID().uuidString, "deviceToken": "tok-\(UUID())",
+                                                                      "deviceType": "android", "channels": [channel]])
+                #expect(reply.status == 201, "\(reply.text)")
+            }
+            try await install { try await app.send($0, $1, $2) }
+            try await install { try await PostsHTTP.send($0, $1, $2) }
+            func push() async throws -> [String: Any] {
+                let reply = try await app.send("POST", "/push", ["channels": [channel], "data": ["alert": "Purr"]], master: true)
+                let id = try #require(reply.header("X-Parse-Push-Status-Id"), "\(reply.text)")
+                let deadline = ContinuousClock.now + .seconds(60)
+                while true {
+                    let status = try #require(try await app.send("GET", "/classes/_PushStatus/\(id)", master: true).json)
+                    if !["pending", "scheduled", "running"].contains(status["status"] as? String ?? "") || ContinuousClock.now > deadline {
+                        return status.merging(["id": id]) { $1 }
+                    }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            let nowhere = try await push()
+            #expect(nowhere["numSent"] as? Int == 0 && nowhere["numFailed"] as? Int == 1, "no endpoints: \(nowhere)")
+            let set = try await Self.admin("PUT", "/\(app.name)/push", ["endpoints": "*=\(receiver.url)"])
+            #expect(set.status == 200 && set.json?["pushEndpoints"] as? String == "*=\(receiver.url)", "\(set.text)")
+            let sent = try await push()
+            #expect(sent["numSent"] as? Int == 1 && sent["numFailed"] as? Int == 0, "\(sent)")
+            #expect(receiver.notifications(of: try #require(sent["id"] as? String)).count == 1, "the app's one installation")
+            await receiver.stop()
+            try await Self.delete(app)
         }
 
         @Test func votesAndTheirEventsStayInTheirApp() async throws {

@@ -1,4 +1,5 @@
 import Testing
+import Contracts
 @testable import PushAdapterCore
 
 @Suite struct PushAdapterConfigurationTests {

@@ -13,6 +13,10 @@ struct AppRegistry: Sendable {
     /// The stack's own app, as the environment names it.
     let stackApp: AppSummary
 
+    static let pushMigration = Migration(version: 13, name: "apps' push endpoints", sql: """
+        ALTER TABLE apps ADD COLUMN push_endpoints text NOT NULL DEFAULT '';
+        """)
+
     static let migration = Migration(version: 12, name: "app registry", sql: """
         CREATE TABLE apps (
             application_id text PRIMARY KEY,
@@ -47,6 +51,10 @@ struct AppRegistry: Sendable {
         router.register(RenameApp.type, RenameApp.self) { command, _ in
             try Self.requireMaster(command.identity)
             return try await registry.rename(command.payload.applicationId, to: command.payload.name)
+        }
+        router.register(SetAppPushEndpoints.type, SetAppPushEndpoints.self) { command, _ in
+            try Self.requireMaster(command.identity)
+            return try await registry.setPushEndpoints(command.payload.applicationId, command.payload.endpoints)
         }
         router.register(DeleteApp.type, DeleteApp.self) { command, _ in
             try Self.requireMaster(command.identity)
@@ -143,6 +151,18 @@ struct AppRegistry: Sendable {
         return record
     }
 
+    /// Read by the push adapter at each of the app's pushes: no copy to wait for.
+    func setPushEndpoints(_ id: String, _ text: String) async throws -> AppRecord {
+        guard id != stackApp.applicationId else {
+            throw ParseError(.operationForbidden, "The push endpoints of the app the stack's environment names are its environment's.")
+        }
+        let endpoints = try PushEndpoints(text)
+        let rows = try await pool.query("UPDATE apps SET push_endpoints = $2 WHERE application_id = $1 RETURNING \(Self.columns)",
+                                        [id, endpoints.text]).rows
+        guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
+        return record
+    }
+
     func delete(named name: String) async throws -> AppRecord {
         guard name != stackApp.name else {
             throw ParseError(.operationForbidden, "\(name) is the app the stack's environment names: it cannot be deleted.")
@@ -170,7 +190,7 @@ struct AppRegistry: Sendable {
     }
 
     private static let columns = """
-        application_id, name, master_key, client_key, rest_api_key, javascript_key, dotnet_key,
+        application_id, name, master_key, client_key, rest_api_key, javascript_key, dotnet_key, push_endpoints,
         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
         """
 
@@ -179,6 +199,7 @@ struct AppRegistry: Sendable {
               let client = row["client_key"], let rest = row["rest_api_key"], let javascript = row["javascript_key"],
               let dotNet = row["dotnet_key"], let created = row["created_at"] else { return nil }
         return AppRecord(name: name, applicationId: id, masterKey: master, clientKey: client, restApiKey: rest,
-                         javascriptKey: javascript, dotNetKey: dotNet, createdAt: created)
+                         javascriptKey: javascript, dotNetKey: dotNet, createdAt: created,
+                         pushEndpoints: row["push_endpoints"].flatMap { $0.isEmpty ? nil : $0 })
     }
 }

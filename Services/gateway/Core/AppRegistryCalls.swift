@@ -34,6 +34,10 @@ struct AppRegistryCalls {
         try await call(RenameApp.type, RenameApp(applicationId: applicationId, name: name))
     }
 
+    func setPushEndpoints(_ applicationId: String, _ endpoints: String) async throws -> AppRecord {
+        try await call(SetAppPushEndpoints.type, SetAppPushEndpoints(applicationId: applicationId, endpoints: endpoints))
+    }
+
     /// Removes the app from the registry, then has every service drop its data; the app as it was.
     func delete(named name: String) async throws -> AppRecord {
         let app: AppRecord = try await call(DeleteApp.type, DeleteApp(name: name))

@@ -12,6 +12,8 @@ import Runtime
 ///   keys (`AppRecord`);
 /// - `POST /admin/apps/<name>/keys`: new keys for the app (the old ones stop working); 200 and the app with them;
 /// - `PUT /admin/apps/<name>` with `{"name": ...}`: the app's new name; 200 and the app;
+/// - `PUT /admin/apps/<name>/push` with `{"endpoints": "ios=https://...,*=https://..."}`: where the push adapter
+///   sends the app's notifications (`""` for nowhere); 200 and the app;
 /// - `DELETE /admin/apps/<name>?confirm=<name>`: the app leaves the registry, then every service drops its data;
 ///   200 and the app as it was.
 struct AppsAdmin {
@@ -54,6 +56,11 @@ struct AppsAdmin {
                 let app = try await registry.rename(try await registry.named(segments[0]).applicationId, to: renamed)
                 logger.info("app renamed", ["app": app.applicationId, "name": app.name])
                 return try Self.json(200, app)
+            case ("PUT", 2) where segments[1] == "push":
+                let endpoints = try Self.decode(PushSetting.self, request.body, field: "endpoints").endpoints
+                let app = try await registry.setPushEndpoints(try await registry.named(segments[0]).applicationId, endpoints)
+                logger.info("app push endpoints set", ["app": app.applicationId, "name": app.name])
+                return try Self.json(200, app)
             case ("DELETE", 1):
                 let name = segments[0]
                 guard request.query.first(where: { $0.name == "confirm" })?.value == name else {
@@ -76,11 +83,16 @@ struct AppsAdmin {
         let name: String
     }
 
-    private static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {
+    /// A push setting's body.
+    private struct PushSetting: Decodable {
+        let endpoints: String
+    }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8], field: String = "name") throws -> Value {
         do {
             return try JSONDecoder().decode(type, from: Data(body))
         } catch {
-            throw ParseError(.invalidJSON, "The body must be a JSON object with a \"name\" string.")
+            throw ParseError(.invalidJSON, "The body must be a JSON object with a \"\(field)\" string.")
         }
     }
 

@@ -41,7 +41,8 @@ public final class Gateway: Sendable {
         let apps = AppDirectory(client: client, timeout: configuration.requestTimeout)
         let api = InstrumentedResponder(
             inner: GatewayResponder(configuration: configuration, client: client, sessions: sessions,
-                                    rateLimiter: rateLimiter, scriptLogs: scriptLogs, apps: apps, logger: logger),
+                                    rateLimiter: rateLimiter, scriptLogs: scriptLogs, apps: apps, requestCounts: counter,
+                                    logger: logger),
             metrics: configuration.metricsEnabled ? GatewayMetrics() : nil, requestCounts: counter,
             masterKey: configuration.masterKey, queueDepths: DeadLetterQueues(url: configuration.amqpURL, timeoutSeconds: 1))
         MetricsSwitch.set(configuration.metricsEnabled)

@@ -23,9 +23,13 @@ struct GatewayResponder: HTTPResponder {
     private let graphQL = GraphQLEndpoints()
     /// The apps besides the stack's own, as the registry answers for them.
     let apps: AppDirectory
+    /// Another app's requests count here once its id proved to be an app's (the stack's own count outside).
+    let requestCounts: RequestCounter?
 
     init(configuration: GatewayConfiguration, client: RPCClient, sessions: any SessionResolver = UnresolvedSessions(),
-         rateLimiter: RateLimiter = .none, scriptLogs: ScriptLogShipper? = nil, apps: AppDirectory? = nil, logger: Logger) {
+         rateLimiter: RateLimiter = .none, scriptLogs: ScriptLogShipper? = nil, apps: AppDirectory? = nil,
+         requestCounts: RequestCounter? = nil, logger: Logger) {
+        self.requestCounts = requestCounts
         self.configuration = configuration
         self.scriptLogs = scriptLogs
         self.rateLimiter = rateLimiter
@@ -176,6 +180,7 @@ struct GatewayResponder: HTTPResponder {
             await serve(inProgress, access: AccessCheck(app, configuration))
         }
         GatewayMetrics.count(app: app.applicationId, status: response.status)
+        requestCounts?.record(method: request.method, template: route.template, status: response.status, app: app.applicationId)
         return response
     }
 

@@ -1,7 +1,7 @@
 // The GraphQL console: a document and its variables sent to the GraphQL API with the master key (through the
 // dashboard's session, so the key stays on the server) or as a user's session token, the answer shown as it came,
 // and the schema's docs read by introspection: each type with its fields, their arguments and descriptions.
-import { session } from './api.js';
+import { appHeaders, currentAppId, session } from './api.js';
 import { h, say } from './dom.js';
 
 const introspection = `{ __schema { queryType { name } mutationType { name } types { name kind description
@@ -19,9 +19,10 @@ function typeName(type) {
 async function send(query, variables, as, token) {
   const headers = { 'Content-Type': 'application/json' };
   if (as === 'master') {
-    headers['X-Parse-Dashboard-Token'] = session().csrfToken;
+    // The chosen app's master key, added by the server.
+    Object.assign(headers, { 'X-Parse-Dashboard-Token': session().csrfToken }, appHeaders());
   } else {
-    headers['X-Parse-Application-Id'] = session().applicationId;
+    headers['X-Parse-Application-Id'] = currentAppId();
     headers['X-Parse-Session-Token'] = token;
   }
   const response = await fetch(session().graphQLPath, {

@@ -2,10 +2,12 @@
 // changes its row in place; a create, a delete or a row entering or leaving the class's rows loads the page again.
 // While the socket is down the page is refreshed every few seconds and the socket is opened again, after 1 s, then
 // 2, 4 ... up to 30 s; the state shown says which of the two is keeping the rows current.
-import { currentAppId, session } from './api.js';
+import { chosenApp, currentAppId, dashboardGet, session } from './api.js';
 
 const REFRESH_MS = 5000;
 const RECONNECT_MAX_MS = 30000;
+// The keys Settings shows, by the names LiveQuery's `connect` gives them.
+const CONNECT_FIELDS = { javascriptKey: 'javascriptKey', clientKey: 'clientKey', restAPIKey: 'restAPIKey', dotNetKey: 'windowsKey' };
 // Several changes in a burst cost one reload.
 const RELOAD_DELAY_MS = 100;
 
@@ -38,7 +40,26 @@ export function watchClass(className, { onState, onUpdate, refresh }) {
     }
   }
 
-  function open() {
+  // A client key of the app (an app created at run time always has them; the stack's own may have none), as the
+  // LiveQuery server asks for one whenever the app has any.
+  let clientKey = null;
+  async function keyOfApp() {
+    if (clientKey) return clientKey;
+    const keys = await dashboardGet('keys' + (chosenApp() ? '?app=' + encodeURIComponent(chosenApp()) : ''));
+    const field = Object.keys(CONNECT_FIELDS).find((name) => keys[name]);
+    if (field) clientKey = { [CONNECT_FIELDS[field]]: keys[field] };
+    return clientKey || {};
+  }
+
+  async function open() {
+    if (closed) return;
+    let key;
+    try {
+      key = await keyOfApp();
+    } catch {
+      lost();
+      return;
+    }
     if (closed) return;
     let current;
     try {
@@ -50,7 +71,7 @@ export function watchClass(className, { onState, onUpdate, refresh }) {
     }
     socket = current;
     current.addEventListener('open', () => {
-      current.send(JSON.stringify({ op: 'connect', applicationId: currentAppId() }));
+      current.send(JSON.stringify({ op: 'connect', applicationId: currentAppId(), ...key }));
     });
     current.addEventListener('message', (message) => {
       let data;

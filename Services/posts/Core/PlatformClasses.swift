@@ -80,6 +80,5 @@ enum PlatformClasses {
 }
 
 extension ParseError.Code {
-    static let pushMisconfigured = ParseError.Code(rawValue: 115)
     static let invalidInstallationId = ParseError.Code(rawValue: 132)
 }

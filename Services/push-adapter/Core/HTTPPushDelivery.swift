@@ -3,21 +3,19 @@ import Foundation
 import HTTPClient
 import ParseWire
 
-/// Delivers one device's notification by POSTing it as JSON to the endpoint of its device type:
+/// Delivers one device's notification by POSTing it as JSON to the endpoint of its device type (among its app's):
 /// `{"pushStatusId","deviceType","deviceToken","installationId","data"}`, `data` carrying the device's own badge
 /// and the alert of its locale (`PushLocalization`).
 /// A 2xx answer counts as transmitted. An APNs or FCM adapter replaces exactly this step (see docs/push.md).
 struct HTTPPushDelivery: Sendable {
-    let endpoints: PushEndpoints
     let timeout: Duration
     private let http = HTTPClient(label: "push-delivery")
 
-    init(endpoints: PushEndpoints, timeout: Duration) {
-        self.endpoints = endpoints
+    init(timeout: Duration) {
         self.timeout = timeout
     }
 
-    func deliver(_ device: PushRequested.Device, of push: PushRequested) async -> ReportPushResults.Outcome {
+    func deliver(_ device: PushRequested.Device, of push: PushRequested, to endpoints: PushEndpoints) async -> ReportPushResults.Outcome {
         func failed(_ reason: String) -> ReportPushResults.Outcome {
             ReportPushResults.Outcome(objectId: device.objectId, deviceType: device.deviceType, transmitted: false, error: reason)
         }

@@ -40,7 +40,7 @@ public final class PushAdapter: Sendable {
                                     logger: logger)
         calls = RPCClient(url: configuration.amqpURL, name: "push-adapter-calls", eventExchange: configuration.eventExchange,
                           logger: logger)
-        delivery = HTTPPushDelivery(endpoints: configuration.endpoints, timeout: configuration.requestTimeout)
+        delivery = HTTPPushDelivery(timeout: configuration.requestTimeout)
     }
 
     /// Runs until SIGTERM/SIGINT: finishes the event in hand, then stops; the rest stay in the queue.
@@ -84,11 +84,14 @@ public final class PushAdapter: Sendable {
             logger.debug("event delivered before; skipped", ["event.id": event.id])
             return
         }
-        // The endpoints are the stack's own app's: another app's pushes end as failed rather than be sent with them.
         let app = AppContext.app(ofRoutingKey: message.routingKey)
-        let outcomes = app == nil ? await deliverAll(event.data) : event.data.devices.map {
-            ReportPushResults.Outcome(objectId: $0.objectId, deviceType: $0.deviceType, transmitted: false,
-                                      error: "no push endpoints are configured for this app")
+        let outcomes: [ReportPushResults.Outcome]
+        switch await endpoints(of: app) {
+        case .success(let endpoints): outcomes = await deliverAll(event.data, to: endpoints)
+        case .failure(let reason):
+            outcomes = event.data.devices.map {
+                ReportPushResults.Outcome(objectId: $0.objectId, deviceType: $0.deviceType, transmitted: false, error: reason.message)
+            }
         }
         let report = ReportPushResults(pushStatusId: event.data.pushStatusId, eventId: event.id, outcomes: outcomes)
         while !Task.isCancelled {
@@ -111,7 +114,29 @@ public final class PushAdapter: Sendable {
                                        "sent": String(outcomes.filter(\.transmitted).count), "failed": String(outcomes.filter { !$0.transmitted }.count)])
     }
 
-    private func deliverAll(_ push: PushRequested) async -> [ReportPushResults.Outcome] {
+    /// The endpoints of `app`: the stack's own app's from the environment, another app's as the registry has them
+    /// now; a registry that does not answer is asked again (the event stays unacknowledged meanwhile).
+    private func endpoints(of app: String?) async -> Result<PushEndpoints, ParseError> {
+        guard let app else { return .success(configuration.endpoints) }
+        while true {
+            do {
+                let record = try await calls.resolveApp(app, timeout: configuration.requestTimeout)
+                let endpoints = try PushEndpoints(record.pushEndpoints ?? "")
+                guard !endpoints.byType.isEmpty else {
+                    return .failure(ParseError(.pushMisconfigured, "no push endpoints are configured for this app"))
+                }
+                return .success(endpoints)
+            } catch let error as ParseError {
+                return .failure(error)
+            } catch {
+                guard !Task.isCancelled else { return .failure(ParseError(.connectionFailed, "The push adapter is stopping.")) }
+                logger.warning("the app registry did not answer; retrying", ["app": app, "error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    private func deliverAll(_ push: PushRequested, to endpoints: PushEndpoints) async -> [ReportPushResults.Outcome] {
         if let expiration = push.expirationTime.flatMap(ParseDate.date(from:)), expiration < Date() {
             return push.devices.map {
                 ReportPushResults.Outcome(objectId: $0.objectId, deviceType: $0.deviceType, transmitted: false, error: "expired")
@@ -125,7 +150,7 @@ public final class PushAdapter: Sendable {
                 guard next < push.devices.count else { return }
                 let index = next, device = push.devices[index]
                 next += 1
-                group.addTask { (index, await delivery.deliver(device, of: push)) }
+                group.addTask { (index, await delivery.deliver(device, of: push, to: endpoints)) }
             }
             for _ in 0..<limit { addNext() }
             while let (index, outcome) = await group.next() {

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Messaging
 import Runtime
@@ -30,6 +31,14 @@ public struct PushAdapterConfiguration: Sendable {
         self.logLevel = logLevel
     }
 
+    private static func endpoints(_ text: String) throws -> PushEndpoints {
+        do {
+            return try PushEndpoints(text)
+        } catch {
+            throw ConfigurationError("PARSE_PUSH_HTTP_ENDPOINTS: \(error.message)")
+        }
+    }
+
     public static func fromEnvironment(_ env: Environment = Environment()) throws -> PushAdapterConfiguration {
         let level = env.string("PARSE_LOG_LEVEL", default: "info")
         guard let logLevel = LogLevel(name: level) else { throw ConfigurationError("PARSE_LOG_LEVEL: unknown level '\(level)'") }
@@ -39,29 +48,9 @@ public struct PushAdapterConfiguration: Sendable {
             queue: env.string("PARSE_PUSH_QUEUE", default: "push.http"),
             routingKeys: env.string("PARSE_PUSH_ROUTING_KEYS", default: "push.requested.#")
                 .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
-            endpoints: try PushEndpoints(env.string("PARSE_PUSH_HTTP_ENDPOINTS", default: "")),
+            endpoints: try endpoints(env.string("PARSE_PUSH_HTTP_ENDPOINTS", default: "")),
             requestTimeout: .milliseconds(try env.int("PARSE_PUSH_HTTP_TIMEOUT_MS", default: 10_000, in: 1...600_000)),
             concurrency: try env.int("PARSE_PUSH_CONCURRENCY", default: 16, in: 1...1_024),
             logLevel: logLevel)
     }
-}
-
-/// `ios=https://a.example/push,android=https://b.example/push,*=https://c.example/push`: one URL per device type.
-public struct PushEndpoints: Sendable, Equatable {
-    public var byType: [String: URL]
-
-    public init(_ text: String) throws {
-        var byType: [String: URL] = [:]
-        for entry in text.split(separator: ",") {
-            let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, !parts[0].isEmpty, let url = URL(string: parts[1]),
-                  url.scheme == "http" || url.scheme == "https" else {
-                throw ConfigurationError("PARSE_PUSH_HTTP_ENDPOINTS: '\(entry)' is not deviceType=http(s)://...")
-            }
-            byType[parts[0]] = url
-        }
-        self.byType = byType
-    }
-
-    public func url(for deviceType: String) -> URL? { byType[deviceType] ?? byType["*"] }
 }

@@ -880,6 +880,29 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
         new_key = value("restAPIKey")
         check(call(app_id, "X-Parse-REST-API-Key", rest_key)[0] == 403 and call(app_id, "X-Parse-REST-API-Key", new_key)[0] == 200,
               "Rotate keys: the old REST API key is refused, the new one works")
+        # The data browser's live rows and the GraphQL console act on the chosen app.
+        def app_call(method, path, body=None):
+            request = urllib.request.Request(SERVER + path, method=method, data=json.dumps(body).encode() if body else None)
+            for header, key in (("X-Parse-Application-Id", app_id), ("X-Parse-REST-API-Key", new_key),
+                                ("Content-Type", "application/json")):
+                request.add_header(header, key)
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.loads(response.read().decode())
+        app_call("POST", "/classes/Cat", {"name": "App cat"})
+        self.go("#/core/Cat")
+        self.wait(lambda d: self.text("#live-state") == "live" and self.row_count() == 1, timeout=30, message="the app's Cat rows, live")
+        app_call("POST", "/classes/Cat", {"name": "Second app cat"})
+        took = self.wait_for_count(2, "the app's new row counted", timeout=10)
+        check(True, "the data browser shows the app's rows and is live for it: a new row counted %.2f s after its create" % took)
+        self.press(self.driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="graphql"]'))
+        self.wait(lambda d: d.find_element(By.ID, "graphql-doc-title").text.startswith("Query"), message="the app's schema docs")
+        self.driver.find_element(By.ID, "graphql-query").send_keys("{ cats { count } }")
+        self.press(self.driver.find_element(By.ID, "graphql-run"))
+        self.wait(lambda d: d.find_element(By.ID, "graphql-answer").text != "", message="the app's GraphQL answer")
+        answer = json.loads(self.driver.find_element(By.ID, "graphql-answer").text)
+        check(answer.get("data", {}).get("cats", {}).get("count") == 2, "the GraphQL console counts the app's two cats: %s" % answer)
+        self.go("#/settings")
+        self.wait(lambda d: value("applicationId") == app_id, message="the app's keys again")
         renamed = name + "Renamed"
         field = self.css("#app-name")
         field.clear()

@@ -1,18 +1,20 @@
 import Contracts
 import Messaging
+import ParseWire
 import Runtime
 import Synchronization
 
-/// Sends the gateway's request counts to posts (`requests.count.v1`) every `interval`, and once more at stop.
-/// A report whose answer did not arrive is sent again with the same id, which posts adds once; new counts wait
-/// for the next report.
+/// Sends the gateway's request counts to posts (`requests.count.v1`, each app's as that app's command) every
+/// `interval`, and once more at stop. A report whose answer did not arrive is sent again with the same id, which
+/// posts adds once; new counts of its app wait for the next report.
 actor RequestCountReporter {
     private let counter: RequestCounter
     private let client: RPCClient
     private let interval: Duration
     private let timeout: Duration
     private let logger: Logger
-    private var pending: RecordRequestCounts?
+    /// Reports not answered yet, by app (nil: the stack's own).
+    private var pending: [String?: RecordRequestCounts] = [:]
     private let loop = OwnedTasks("request count reports")
     private let started = Atomic<Bool>(false)
 
@@ -42,19 +44,26 @@ actor RequestCountReporter {
     }
 
     func report() async {
-        if pending == nil {
-            let counts = counter.take()
-            guard !counts.isEmpty else { return }
-            pending = RecordRequestCounts(reportId: RandomUUID.string(), counts: counts)
+        for (app, counts) in counter.take() {
+            guard pending[app] == nil else {
+                counter.restore(counts, app: app)
+                continue
+            }
+            pending[app] = RecordRequestCounts(reportId: RandomUUID.string(), counts: counts)
         }
-        guard let report = pending else { return }
-        do {
-            let _: RequestCountsRecorded = try await client.send(
-                RecordRequestCounts.type, report, to: .posts, requestId: report.reportId, identity: .master,
-                timeout: timeout, safeToRunTwice: false)
-            pending = nil
-        } catch {
-            logger.debug("request counts not reported yet", ["error": "\(error)"])
+        for (app, report) in pending {
+            do {
+                let _: RequestCountsRecorded = try await AppContext.$current.withValue(app) {
+                    try await client.send(RecordRequestCounts.type, report, to: .posts, requestId: report.reportId,
+                                          identity: .master, timeout: timeout, safeToRunTwice: false)
+                }
+                pending[app] = nil
+            } catch let error as ParseError where app != nil && error.code == .objectNotFound {
+                // The app was deleted meanwhile: its counts went with it.
+                pending[app] = nil
+            } catch {
+                logger.debug("request counts not reported yet", ["app": app ?? "-", "error": "\(error)"])
+            }
         }
     }
 }
