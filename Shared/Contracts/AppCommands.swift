@@ -116,13 +116,24 @@ public struct AppRenamed: Codable, Sendable, Equatable {
     }
 }
 
-/// `apps.delete.v1` (gateway to auth): removes the app named `name` from the registry, so no request of its is
-/// served any more; answers its `AppRecord`. The gateway then has every service drop its data (`DropAppData`).
+/// `apps.delete.v1` (gateway to auth): marks the app named `name` deleted, so no request of its is served any more
+/// and it is no longer listed; answers its `AppRecord`. The gateway then has every service drop its data
+/// (`DropAppData`), then removes it (`PurgeApp`). An app marked deleted whose data is not all dropped yet is
+/// answered again, so deleting it again finishes the deletion.
 public struct DeleteApp: Codable, Sendable, Equatable {
     public static let type = "apps.delete.v1"
     public var name: String
 
     public init(name: String) { self.name = name }
+}
+
+/// `apps.purge.v1` (gateway to auth): the app's data is gone from every service; its row leaves the registry.
+/// Answers `Empty`.
+public struct PurgeApp: Codable, Sendable, Equatable {
+    public static let type = "apps.purge.v1"
+    public var applicationId: String
+
+    public init(applicationId: String) { self.applicationId = applicationId }
 }
 
 /// `apps.data.drop.v1` (gateway to each service with a database): closes what the service holds of the app and

@@ -538,5 +538,27 @@ extension IntegrationSuite {
             #expect(try VotesAPI.sql("postgres", databases).first == "0")
             #expect(try await Self.admin("DELETE", "/\(app.name)?confirm=\(app.name)").status == 404)
         }
+
+        /// A deletion that a service could not finish leaves the app deleted for its clients, and deleting it again
+        /// drops what is left.
+        @Test func anInterruptedDeletionIsFinishedByDeletingAgain() async throws {
+            let app = try await Self.create("Half")
+            let upload = try await HTTP.send("POST", "/files/half.txt", headers: [
+                "X-Parse-Application-Id": app.id, "X-Parse-Master-Key": app.masterKey, "Content-Type": "text/plain",
+            ], body: Data("half".utf8))
+            #expect(upload.status == 201, "\(upload.text)")
+            let databases = "SELECT count(*) FROM pg_database WHERE datname LIKE '%_app_\(app.id)'"
+            try await TestStack.while(["stop-service", "files"], restartWith: ["start-service", "files"]) {
+                let interrupted = try await Self.admin("DELETE", "/\(app.name)?confirm=\(app.name)")
+                #expect(interrupted.status >= 500, "files did not answer its drop: \(interrupted.text)")
+                #expect(try await app.send("GET", "/classes/Cat", master: true).status == 403, "no longer served")
+                let listed = try await Self.admin("GET")
+                #expect(!listed.text.contains(app.id), "no longer listed: \(listed.text)")
+                #expect(Int(try VotesAPI.sql("postgres", databases).first ?? "") ?? 0 >= 1, "the files database is left")
+            }
+            try await Self.delete(app)
+            #expect(try VotesAPI.sql("postgres", databases).first == "0")
+            #expect(try await Self.admin("DELETE", "/\(app.name)?confirm=\(app.name)").status == 404)
+        }
     }
 }

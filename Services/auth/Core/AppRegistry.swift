@@ -13,6 +13,12 @@ struct AppRegistry: Sendable {
     /// The stack's own app, as the environment names it.
     let stackApp: AppSummary
 
+    /// A deleted app stays as a row marked deleted until every service dropped its data (`apps.purge.v1`), so a
+    /// deletion interrupted half-way is finished by deleting the app again.
+    static let deletionMigration = Migration(version: 14, name: "apps being deleted", sql: """
+        ALTER TABLE apps ADD COLUMN deleted_at timestamptz;
+        """)
+
     static let pushMigration = Migration(version: 13, name: "apps' push endpoints", sql: """
         ALTER TABLE apps ADD COLUMN push_endpoints text NOT NULL DEFAULT '';
         """)
@@ -60,6 +66,11 @@ struct AppRegistry: Sendable {
             try Self.requireMaster(command.identity)
             return try await registry.delete(named: command.payload.name)
         }
+        router.register(PurgeApp.type, PurgeApp.self) { command, _ -> Empty in
+            try Self.requireMaster(command.identity)
+            try await registry.purge(command.payload.applicationId)
+            return Empty()
+        }
     }
 
     private static func requireMaster(_ identity: Identity) throws {
@@ -102,14 +113,14 @@ struct AppRegistry: Sendable {
     }
 
     func list() async throws -> AppList {
-        let rows = try await pool.query("SELECT \(Self.columns) FROM apps ORDER BY created_at, name").rows
+        let rows = try await pool.query("SELECT \(Self.columns) FROM apps WHERE deleted_at IS NULL ORDER BY created_at, name").rows
         return AppList(apps: [stackApp] + rows.compactMap(Self.record).map {
             AppSummary(name: $0.name, applicationId: $0.applicationId, isStackApp: false, createdAt: $0.createdAt)
         })
     }
 
     func resolve(_ id: String) async throws -> AppRecord {
-        let rows = try await pool.query("SELECT \(Self.columns) FROM apps WHERE application_id = $1", [id]).rows
+        let rows = try await pool.query("SELECT \(Self.columns) FROM apps WHERE application_id = $1 AND deleted_at IS NULL", [id]).rows
         guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
         return record
     }
@@ -121,7 +132,7 @@ struct AppRegistry: Sendable {
         let keys = (0..<5).map { _ in Self.newKey() }
         let rows = try await pool.query("""
             UPDATE apps SET master_key = $2, client_key = $3, rest_api_key = $4, javascript_key = $5, dotnet_key = $6
-            WHERE application_id = $1 RETURNING \(Self.columns)
+            WHERE application_id = $1 AND deleted_at IS NULL RETURNING \(Self.columns)
             """, ([id] + keys).map { $0 as (any PostgresBindable)? }).rows
         guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
         // Every gateway's copy of the old keys runs out before the answer.
@@ -137,7 +148,7 @@ struct AppRegistry: Sendable {
         let record: AppRecord
         do {
             record = try await pool.transaction { connection in
-                let rows = try await connection.query("UPDATE apps SET name = $2 WHERE application_id = $1 RETURNING \(Self.columns)",
+                let rows = try await connection.query("UPDATE apps SET name = $2 WHERE application_id = $1 AND deleted_at IS NULL RETURNING \(Self.columns)",
                                                       [id, name]).rows
                 guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
                 try await AuthEvents.appRenamed(id, name: name, on: connection)
@@ -157,18 +168,21 @@ struct AppRegistry: Sendable {
             throw ParseError(.operationForbidden, "The push endpoints of the app the stack's environment names are its environment's.")
         }
         let endpoints = try PushEndpoints(text)
-        let rows = try await pool.query("UPDATE apps SET push_endpoints = $2 WHERE application_id = $1 RETURNING \(Self.columns)",
+        let rows = try await pool.query("UPDATE apps SET push_endpoints = $2 WHERE application_id = $1 AND deleted_at IS NULL RETURNING \(Self.columns)",
                                         [id, endpoints.text]).rows
         guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
         return record
     }
 
+    /// Marks the app deleted (again, for one whose deletion did not finish): it is served no more; its row goes once
+    /// every service dropped its data (`purge`).
     func delete(named name: String) async throws -> AppRecord {
         guard name != stackApp.name else {
             throw ParseError(.operationForbidden, "\(name) is the app the stack's environment names: it cannot be deleted.")
         }
         let record = try await pool.transaction { connection in
-            let rows = try await connection.query("DELETE FROM apps WHERE name = $1 RETURNING \(Self.columns)", [name]).rows
+            let rows = try await connection.query(
+                "UPDATE apps SET deleted_at = coalesce(deleted_at, now()) WHERE name = $1 RETURNING \(Self.columns)", [name]).rows
             guard let record = rows.first.flatMap(Self.record) else {
                 throw ParseError(.objectNotFound, "No app is named \(name).")
             }
@@ -178,6 +192,10 @@ struct AppRegistry: Sendable {
         // No gateway serves it any more once the answer arrives: their copies of its keys have run out.
         try await Task.sleep(for: AppLease.duration)
         return record
+    }
+
+    func purge(_ id: String) async throws {
+        _ = try await pool.query("DELETE FROM apps WHERE application_id = $1 AND deleted_at IS NOT NULL", [id])
     }
 
     static func unknown(_ id: String) -> ParseError { ParseError(.objectNotFound, "No app has the id \(id).") }

@@ -31,7 +31,8 @@ public enum AuthService: BuildableService {
                              IdempotencyMigration.migration(version: 6), SessionsOutliveUsersMigration.migration,
                              CacheGenerations.migration(version: 8), SessionCacheLeases.migration,
                              RuntimeSettings.migration(version: 10), OutboxMigration.claims(version: 11),
-                             AppRegistry.migration, AppRegistry.pushMigration]
+                             AppRegistry.migration, AppRegistry.pushMigration,
+                             AppRegistry.deletionMigration]
 
     public static func definition(_ configuration: Configuration) -> ServiceDefinition {
         var definition = ServiceDefinition(name: name, migrations: migrations, registerCommands: { router, pool, calls, jobs in

@@ -38,15 +38,17 @@ struct AppRegistryCalls {
         try await call(SetAppPushEndpoints.type, SetAppPushEndpoints(applicationId: applicationId, endpoints: endpoints))
     }
 
-    /// Removes the app from the registry, then has every service drop its data; the app as it was.
+    /// Stops the app being served, has every service drop its data, then removes it from the registry; the app as
+    /// it was. A failure half-way leaves it marked deleted, and deleting it again finishes the work.
     func delete(named name: String) async throws -> AppRecord {
         let app: AppRecord = try await call(DeleteApp.type, DeleteApp(name: name))
         for service in Self.dataOwners {
             let _: Empty = try await AppContext.$current.withValue(nil) {
                 try await client.send(DropAppData.type, DropAppData(applicationId: app.applicationId), to: service,
-                                      requestId: requestId, identity: .master, timeout: timeout, safeToRunTwice: false)
+                                      requestId: requestId, identity: .master, timeout: timeout, safeToRunTwice: true)
             }
         }
+        let _: Empty = try await call(PurgeApp.type, PurgeApp(applicationId: app.applicationId))
         return app
     }
 
