@@ -86,6 +86,7 @@ export const listApps = () => dashboardGet('apps');
 export const createApp = (name) => dashboardPost('apps', { name });
 export const rotateKeys = (id) => dashboardPost('apps/' + encodeURIComponent(id) + '/keys');
 export const renameApp = (id, name) => dashboardPost('apps/' + encodeURIComponent(id) + '/name', { name });
+export const deleteApp = (id, confirm) => dashboardPost('apps/' + encodeURIComponent(id) + '/delete', { confirm });
 
 export function apiURL(path) {
   const mount = state.session.mountPath === '/' ? '' : state.session.mountPath;

@@ -1,7 +1,7 @@
 // The Settings tab: the app's name, its application id and server URL, the keys a client needs (the master key
 // only on request, and never to a read-only user: the server refuses it), the settings that change while the
 // server runs (`/settings`), and an export of every class as JSON and CSV in one ZIP archive with the schemas.
-import { api, chosenApp, dashboardGet, renameApp, rotateKeys, session } from './api.js';
+import { api, chooseApp, chosenApp, dashboardGet, deleteApp, renameApp, rotateKeys, session } from './api.js';
 import { attempt, h } from './dom.js';
 import { settingsForm } from './runtime-settings.js';
 import { allObjects, toCSV } from './transfer.js';
@@ -62,6 +62,22 @@ export async function showSettings(view) {
     }, 'The app is renamed.');
   });
 
+  // Deleting takes the app's name typed again, as its data goes with it.
+  const confirmInput = h('input', { id: 'delete-app-confirm', placeholder: app.appName, 'aria-label': 'The app\'s name' });
+  const removal = chosenApp() && app.canRotate ? h('section', { class: 'card', id: 'settings-delete' }, h('h2', {}, 'Delete this app'),
+    h('p', { class: 'hint' }, 'Its keys stop working and all its data, files and settings are removed. Type its name to confirm.'),
+    h('form', { id: 'delete-app', class: 'inline' }, confirmInput,
+      h('button', { id: 'delete-app-submit', type: 'submit', class: 'danger' }, 'Delete'))) : null;
+  removal?.querySelector('form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt(async () => {
+      await deleteApp(chosenApp(), confirmInput.value);
+      chooseApp(null);
+      document.dispatchEvent(new CustomEvent('apps-changed'));
+      location.hash = '#/core';
+    }, `${app.appName} is deleted.`);
+  });
+
   const progress = h('p', { id: 'export-progress', class: 'hint' });
   const exportButton = h('button', { id: 'export-app', type: 'button' }, 'Export all data');
   exportButton.addEventListener('click', () => attempt(async () => {
@@ -80,7 +96,8 @@ export async function showSettings(view) {
     await settingsForm(),
     h('section', { class: 'card', id: 'settings-export' }, h('h2', {}, 'Export data'),
       h('p', { class: 'hint' }, 'Every class as JSON (as the data browser imports it) and as CSV, with the schemas, in one ZIP archive.'),
-      exportButton, progress));
+      exportButton, progress),
+    removal);
 }
 
 async function exportApp(name) {

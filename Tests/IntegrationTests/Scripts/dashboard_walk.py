@@ -40,7 +40,6 @@ SERVER = os.environ.get("PARSE_TEST_SERVER_URL", "http://127.0.0.1:21337/parse")
 DASHBOARD = os.environ.get("PARSE_TEST_DASHBOARD_URL", SERVER.rsplit("/", 1)[0] + "/dashboard/")
 APP_ID = os.environ.get("PARSE_TEST_APPLICATION_ID", "myAppId")
 MASTER_KEY = os.environ.get("PARSE_TEST_MASTER_KEY", "myMasterKey")
-ADMIN_KEY = os.environ.get("PARSE_TEST_ADMIN_KEY", "myAdminKey")
 SHOTS = os.environ.get("PARSE_TEST_SCREENSHOTS", os.path.join(tempfile.gettempdir(), "dashboard-screenshots"))
 LARGE_ROWS = int(os.environ.get("PARSE_TEST_DASHBOARD_ROWS", "1000000"))
 WAIT = 30
@@ -916,10 +915,25 @@ fetch('%(server)s/schemas/ForgedToo', {method: 'POST', credentials: 'include', m
                                    " s.dispatchEvent(new Event('change'));", APP_ID)
         self.wait(lambda d: value("applicationId") == APP_ID, message="the stack's app again")
         check(True, "the switcher goes back to the stack's own app")
-        request = urllib.request.Request(SERVER.rsplit("/", 1)[0] + "/admin/apps/%s?confirm=%s" % (name, name), method="DELETE")
-        request.add_header("X-Parse-Admin-Key", ADMIN_KEY)
-        with urllib.request.urlopen(request, timeout=60) as response:
-            check(response.status == 200, "the app is deleted again")
+        # Deleting it from Settings takes its name typed again.
+        self.driver.execute_script("const s = document.getElementById('app-switcher'); s.value = arguments[0];"
+                                   " s.dispatchEvent(new Event('change'));", app_id)
+        self.go("#/settings")
+        self.wait(lambda d: value("applicationId") == app_id, message="the app's settings again")
+        self.css("#delete-app-confirm").send_keys("not its name")
+        self.click("#delete-app-submit")
+        self.wait(lambda d: "Type the app's name" in self.status_text(), message="a wrong name refused")
+        check(call(app_id, "X-Parse-REST-API-Key", new_key)[0] == 200, "Delete with a wrong name is refused and the app stays")
+        field = self.css("#delete-app-confirm")
+        field.clear()
+        field.send_keys(name)
+        self.click("#delete-app-submit")
+        self.wait(lambda d: chosen() != name and name not in self.driver.execute_script(
+            "return [...document.getElementById('app-switcher').options].map(o => o.text).join(',')"), timeout=30,
+            message="the app gone from the switcher")
+        check(call(app_id, "X-Parse-REST-API-Key", new_key)[0] == 403, "Delete: the app leaves the switcher and its keys stop working")
+        self.go("#/settings")
+        self.wait(lambda d: value("applicationId") == APP_ID, message="the stack's app's settings")
 
     def runtime_settings(self):
         """A setting changed while the server runs: refused when wrong, applied to the next request, then reset."""

@@ -22,8 +22,9 @@ struct DashboardAppAccess: Sendable {
 /// - `POST <path>/apps` with `{"name"}`: "Create a new app"; 201 and its keys as `keys` answers them;
 /// - `GET <path>/keys?app=<id>` (`&masterKey=1`): another app's keys, as `DashboardKeys` answers the stack app's;
 /// - `POST <path>/apps/<id>/keys`: new keys for that app, the old ones refused from the answer on;
-/// - `POST <path>/apps/<id>/name` with `{"name"}`: the app's new name; its keys as `keys` answers them.
-/// Creating, renaming, rotating and another app's master key are refused to a read-only login.
+/// - `POST <path>/apps/<id>/name` with `{"name"}`: the app's new name; its keys as `keys` answers them;
+/// - `POST <path>/apps/<id>/delete` with `{"confirm"}` naming the app: the app and all its data go; `{}`.
+/// Creating, renaming, rotating, deleting and another app's master key are refused to a read-only login.
 struct DashboardApps<Inner: HTTPStreamingResponder> {
     let responder: DashboardResponder<Inner>
 
@@ -69,6 +70,15 @@ struct DashboardApps<Inner: HTTPStreamingResponder> {
                 guard !session.readOnly else { return Self.readOnlyRefusal(headers) }
                 let app = try await registry.rotateKeys(segments[1])
                 return keys(app, withMasterKey: false, session: session, headers: headers)
+            case ("POST", 3) where segments[0] == "apps" && segments[2] == "delete":
+                guard !session.readOnly else { return Self.readOnlyRefusal(headers) }
+                let app = try await registry.resolve(segments[1])
+                let confirm = (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["confirm"] as? String
+                guard confirm == app.name else {
+                    return DashboardResponses.error(400, code: 107, "Type the app's name to delete it with all its data.", headers: headers)
+                }
+                _ = try await registry.delete(named: app.name)
+                return DashboardResponses.json(200, "{}", headers: headers)
             default:
                 return DashboardResponses.error(404, code: 108, "No such dashboard page.", headers: headers)
             }
