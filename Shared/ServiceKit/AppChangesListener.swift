@@ -14,35 +14,38 @@ final class AppChangesListener: Sendable {
     }
 
     private let connection: AMQPConnection
-    private let closings = OwnedTasks("app changes")
+    private let handling = OwnedTasks("app changes")
 
     init(service: ServiceName, url: AMQPURL, exchange: String, logger: Logger,
          changed: @escaping @Sendable (String, Change) async -> Void) {
         let queue = "\(service.rawValue).apps.\(RandomUUID.string())"
         var topology = Topology()
         topology.addPrivateEventQueue(queue, exchange: exchange, routingKeys: [AppDeleted.routingKey, AppRenamed.routingKey])
-        let closings = closings
+        let handling = handling
         let consumer = AMQPConnection.Consumer(queue: queue, autoAck: true) { delivery in
-            let body = Data(delivery.body)
             let change: (String, Change)? = switch delivery.routingKey {
-            case AppDeleted.routingKey: (try? JSONDecoder().decode(CloudEvent<AppDeleted>.self, from: body)).map { ($0.data.applicationId, .deleted) }
-            case AppRenamed.routingKey: (try? JSONDecoder().decode(CloudEvent<AppRenamed>.self, from: body)).map { ($0.data.applicationId, .renamed) }
+            case AppDeleted.routingKey: Self.data(AppDeleted.self, delivery).map { ($0.applicationId, .deleted) }
+            case AppRenamed.routingKey: Self.data(AppRenamed.self, delivery).map { ($0.applicationId, .renamed) }
             default: nil
             }
             guard let (app, kind) = change else {
                 return logger.warning("an unreadable change of an app", ["routing.key": delivery.routingKey])
             }
-            _ = closings.spawnDetached { await changed(app, kind) }
+            _ = handling.spawnDetached { await changed(app, kind) }
         }
         connection = AMQPConnection(url: url, options: .init(name: "\(service.rawValue)-apps", topology: topology,
                                                              consumers: [consumer], prefetch: 16),
                                     logger: logger)
     }
 
+    private static func data<Payload: Codable & Sendable>(_ type: Payload.Type, _ delivery: Delivery) -> Payload? {
+        (try? JSONDecoder().decode(CloudEvent<Payload>.self, from: Data(delivery.body)))?.data
+    }
+
     func start() { connection.start() }
 
     func stop() async {
         await connection.stop()
-        await closings.stop()
+        await handling.stop()
     }
 }

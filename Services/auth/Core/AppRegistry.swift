@@ -79,6 +79,13 @@ struct AppRegistry: Sendable {
         }
     }
 
+    /// The app the stack's environment names has its `setting` there, not in the registry.
+    private func requireCreatedApp(_ id: String, _ setting: String) throws {
+        guard id != stackApp.applicationId else {
+            throw ParseError(.operationForbidden, "The \(setting) of the app the stack's environment names are set in its environment.")
+        }
+    }
+
     /// `name` without the spaces around it, if an app may have it.
     private func checkedName(_ name: String) throws -> String {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -126,9 +133,7 @@ struct AppRegistry: Sendable {
     }
 
     func rotateKeys(_ id: String) async throws -> AppRecord {
-        guard id != stackApp.applicationId else {
-            throw ParseError(.operationForbidden, "The keys of the app the stack's environment names are its environment's.")
-        }
+        try requireCreatedApp(id, "keys")
         let keys = (0..<5).map { _ in Self.newKey() }
         let rows = try await pool.query("""
             UPDATE apps SET master_key = $2, client_key = $3, rest_api_key = $4, javascript_key = $5, dotnet_key = $6
@@ -141,9 +146,7 @@ struct AppRegistry: Sendable {
     }
 
     func rename(_ id: String, to newName: String) async throws -> AppRecord {
-        guard id != stackApp.applicationId else {
-            throw ParseError(.operationForbidden, "The name of the app the stack's environment names is its environment's.")
-        }
+        try requireCreatedApp(id, "name")
         let name = try checkedName(newName)
         let record: AppRecord
         do {
@@ -164,9 +167,7 @@ struct AppRegistry: Sendable {
 
     /// Read by the push adapter at each of the app's pushes: no copy to wait for.
     func setPushEndpoints(_ id: String, _ text: String) async throws -> AppRecord {
-        guard id != stackApp.applicationId else {
-            throw ParseError(.operationForbidden, "The push endpoints of the app the stack's environment names are its environment's.")
-        }
+        try requireCreatedApp(id, "push endpoints")
         let endpoints = try PushEndpoints(text)
         let rows = try await pool.query("UPDATE apps SET push_endpoints = $2 WHERE application_id = $1 AND deleted_at IS NULL RETURNING \(Self.columns)",
                                         [id, endpoints.text]).rows
