@@ -102,20 +102,6 @@ public struct SetAppPushEndpoints: Codable, Sendable, Equatable {
     }
 }
 
-/// `apps.renamed` (event from auth's registry, with the rename's commit): a service whose handlers name the app
-/// (auth's mails and pages) makes them again with the new name.
-public struct AppRenamed: Codable, Sendable, Equatable {
-    public static let type = "apps.renamed.v1"
-    public static let routingKey = "apps.renamed"
-    public var applicationId: String
-    public var name: String
-
-    public init(applicationId: String, name: String) {
-        self.applicationId = applicationId
-        self.name = name
-    }
-}
-
 /// `apps.delete.v1` (gateway to auth): marks the app named `name` deleted, so no request of its is served any more
 /// and it is no longer listed; answers its `AppRecord`. The gateway then has every service drop its data
 /// (`DropAppData`), then removes it (`PurgeApp`). An app marked deleted whose data is not all dropped yet is

@@ -98,23 +98,6 @@ actor AppTenants: AppRouters {
         }
     }
 
-    /// Makes an open app's handlers and jobs again, over a new pool (the app was renamed, and its handlers say its
-    /// name). The old handlers' commands under way keep their pool until the request timeout has passed.
-    func renew(_ app: String) async {
-        guard case .open(let old) = slots[app] else { return }
-        let fresh: Tenant
-        do {
-            fresh = try await open(app)
-        } catch {
-            return logger.warning("an app's handlers were not made again", ["app": app, "error": "\(error)"])
-        }
-        guard case .open(let current) = slots[app], current.pool === old.pool else { return await close(fresh) }
-        slots[app] = .open(fresh)
-        await old.jobs.stop()
-        let grace = configuration.requestTimeout
-        if !openings.spawnDetached({ try? await Task.sleep(for: grace); await old.pool.close() }) { await old.pool.close() }
-    }
-
     func stop() async {
         stopped = true
         await openings.stop()

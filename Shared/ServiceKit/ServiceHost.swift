@@ -99,14 +99,9 @@ public enum ServiceHost {
             return Empty()
         }
         definition.registerStackCommands(&router, pool, calls)
-        let renews = definition.registerAppCommands != nil
-        let appChanges = AppChangesListener(service: definition.name, url: configuration.amqpURL,
-                                            exchange: configuration.eventExchange, logger: logger) { app, change in
-            switch change {
-            case .deleted: await apps.close(app)
-            // Only handlers made for the app know its name.
-            case .renamed: if renews { await apps.renew(app) }
-            }
+        let appDeletions = AppDeletionListener(service: definition.name, url: configuration.amqpURL,
+                                               exchange: configuration.eventExchange, logger: logger) { app in
+            await apps.close(app)
         }
 
         let server = CommandServer(
@@ -118,7 +113,7 @@ public enum ServiceHost {
             logger: logger)
         server.start()
         publisher.start()
-        appChanges.start()
+        appDeletions.start()
         let relay = OutboxRelay(pool: pool, publisher: publisher, logger: logger, retention: configuration.outboxRetention)
         let housekeeping = [BackgroundJob(name: "outbox relay") { await relay.run() },
                             BackgroundJob(name: "script log shipping") { await scriptLogs.run() },
@@ -131,7 +126,7 @@ public enum ServiceHost {
         let signal = await ShutdownSignal.wait()
         logger.info("stopping", ["signal": signal])
         await server.drain(grace: .seconds(10))
-        await appChanges.stop()
+        await appDeletions.stop()
         await apps.stop()
         await background.stop()
         await scriptLogs.flush(timeout: ScriptLogShipper.lastFlushTimeout)

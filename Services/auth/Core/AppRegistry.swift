@@ -148,18 +148,15 @@ struct AppRegistry: Sendable {
     func rename(_ id: String, to newName: String) async throws -> AppRecord {
         try requireCreatedApp(id, "name")
         let name = try checkedName(newName)
-        let record: AppRecord
+        let rows: [PostgresRow]
         do {
-            record = try await pool.transaction { connection in
-                let rows = try await connection.query("UPDATE apps SET name = $2 WHERE application_id = $1 AND deleted_at IS NULL RETURNING \(Self.columns)",
-                                                      [id, name]).rows
-                guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
-                try await AuthEvents.appRenamed(id, name: name, on: connection)
-                return record
-            }
+            rows = try await pool.query("""
+                UPDATE apps SET name = $2 WHERE application_id = $1 AND deleted_at IS NULL RETURNING \(Self.columns)
+                """, [id, name]).rows
         } catch let error as PostgresError where error.sqlState == "23505" {
             throw ParseError(.duplicateValue, "An app named \(name) exists already.")
         }
+        guard let record = rows.first.flatMap(Self.record) else { throw Self.unknown(id) }
         // Every gateway's copy of the old name runs out before the answer.
         try await Task.sleep(for: AppLease.duration)
         return record

@@ -44,13 +44,6 @@ enum AuthEvents {
         try await Outbox.add(event, routingKey: AppDeleted.routingKey, on: connection)
     }
 
-    /// An app has a new name: its mails and pages say it from now on.
-    static func appRenamed(_ applicationId: String, name: String, on connection: PostgresConnection) async throws {
-        let event = CloudEvent(id: RandomUUID.string(), source: source, type: AppRenamed.type, time: ParseDate.string(from: Date()),
-                               subject: applicationId, data: AppRenamed(applicationId: applicationId, name: name))
-        try await Outbox.add(event, routingKey: AppRenamed.routingKey, on: connection)
-    }
-
     private static func add<Payload: Codable & Sendable>(_ name: String, subject: String, _ data: Payload,
                                                          on connection: PostgresConnection) async throws {
         let event = CloudEvent(id: RandomUUID.string(), source: source, type: name + ".v1",

@@ -36,14 +36,17 @@ public enum AuthService: BuildableService {
 
     public static func definition(_ configuration: Configuration) -> ServiceDefinition {
         var definition = ServiceDefinition(name: name, migrations: migrations, registerCommands: { router, pool, calls, jobs in
-            register(configuration, &router, pool, calls, &jobs)
+            register(configuration, &router, pool, calls, &jobs, appName: nil)
         })
-        // Another app's mails and pages name it, and their links carry its id.
+        // Another app's mails and pages name it, and their links carry its id. Its name is the registry's as it is
+        // when a request needs it: a rename answered applies to the next mail, on every replica.
         definition.registerAppCommands = { app, router, pool, calls, jobs in
             var appConfiguration = configuration
             appConfiguration.settings.email.applicationId = app.applicationId
             appConfiguration.settings.email.appName = app.name
-            register(appConfiguration, &router, pool, calls, &jobs)
+            let timeout = configuration.service.requestTimeout
+            register(appConfiguration, &router, pool, calls, &jobs,
+                     appName: { try await calls.resolveApp(app.applicationId, timeout: timeout).name })
         }
         // The registry is the stack's own app's: another app's auth database has no apps.
         let stackApp = AppSummary(name: configuration.settings.email.appName ?? configuration.service.applicationId,
@@ -55,14 +58,22 @@ public enum AuthService: BuildableService {
     }
 
     private static func register(_ configuration: Configuration, _ router: inout CommandRouter, _ pool: PostgresPool,
-                                 _ calls: RPCClient, _ jobs: inout [BackgroundJob]) {
-        let handlers = build(configuration: configuration, bus: calls, database: pool)
+                                 _ calls: RPCClient, _ jobs: inout [BackgroundJob],
+                                 appName: (@Sendable () async throws -> String)?) {
+        let handlers = build(configuration: configuration, bus: calls, database: pool, appName: appName)
         router.merge(handlers.router)
         jobs += handlers.jobs
     }
 
     /// The service's handlers over `bus` (calls to posts for `include`, Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
+        build(configuration: configuration, bus: bus, database: pool, appName: nil)
+    }
+
+    /// The same; `appName`, for another app than the stack's, reads its name for the requests that may mail or show
+    /// a page.
+    static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool,
+                      appName: (@Sendable () async throws -> String)?) -> ServiceHandlers {
         var handlers = ServiceHandlers()
         let settings = configuration.settings
         let logger = Logger(service: "auth", level: configuration.service.logLevel)
@@ -77,8 +88,11 @@ public enum AuthService: BuildableService {
         let routesInForce = { @Sendable (request: RESTRequest) async throws -> AuthRouter in
             guard AuthRuntimeSettings.appliesTo(method: request.method, path: request.path) else { return routes }
             let overrides = try await runtime.overrides()
-            guard !overrides.isEmpty else { return routes }
-            return AuthRouter(pool: pool, settings: try runtimeOwner.applying(overrides), includes: includes)
+            let namesApp = appName != nil && settings.email.publicServerURL != nil
+            guard !overrides.isEmpty || namesApp else { return routes }
+            var inForce = overrides.isEmpty ? settings : try runtimeOwner.applying(overrides)
+            if namesApp, let appName { inForce.email.appName = try await appName() }
+            return AuthRouter(pool: pool, settings: inForce, includes: includes)
         }
         let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
         let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
