@@ -146,7 +146,12 @@ struct GatewayResponder: HTTPResponder {
             // Another app's page is its auth's to answer; an id no app has goes to the stack's, which refuses it.
             var app: AppRecord?
             if let id = PublicPagesForwarder.applicationId(path: path, query: request.query), id != configuration.applicationId {
-                app = try? await apps.app(id, requestId: requestId)
+                do {
+                    app = try await apps.app(id, requestId: requestId)
+                } catch {
+                    // The registry not answering is an outage to retry, not a link that is no app's.
+                    return ParseResponses.error(CallFailure.parseError(error, write: false, call: "app lookup", logger: log))
+                }
             }
             return await AppContext.$current.withValue(app?.applicationId) {
                 await forwarder.respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
