@@ -120,15 +120,19 @@ struct VoteOutcomes: Sendable {
 /// every request by then, with the vote's outcome or a Parse error.
 actor ClusterVoteLoad {
     static let requestTimeoutMilliseconds = Int(TestStack.environment["PARSE_REQUEST_TIMEOUT_MS"] ?? "") ?? 10_000
-    static let session: URLSession = {
+    /// A session for one client, with one connection that the client reuses back to back. A pool shared by the
+    /// clients keeps connections that sit idle until the gateway closes them (`PARSE_HTTP_CONNECTION_TIMEOUT`);
+    /// one picked up just as it is closed ends in an empty reply to a request the gateway never read, a close
+    /// HTTP/1.1 allows on an idle connection. Here no connection idles that long, so an empty reply is a request
+    /// the gateway dropped.
+    static func clientSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         configuration.timeoutIntervalForRequest = Double(requestTimeoutMilliseconds) / 1000 + 10
-        // One connection per client: a request must not wait for another one's answer before it is even sent.
-        configuration.httpMaximumConnectionsPerHost = 32
+        configuration.httpMaximumConnectionsPerHost = 1
         return URLSession(configuration: configuration)
-    }()
+    }
 
     let className: String
     let objectIds: [String]
@@ -163,6 +167,8 @@ actor ClusterVoteLoad {
     }
 
     nonisolated func runClient(_ index: Int) async {
+        let session = Self.clientSession()
+        defer { session.invalidateAndCancel() }
         var round = 0
         while !(await stopped) {
             let requestId = UUID().uuidString.lowercased()
@@ -173,7 +179,7 @@ actor ClusterVoteLoad {
                 let start = ContinuousClock.now
                 var reply: Reply?
                 var failure: (any Error)?
-                do { reply = try await vote(objectId, requestId: requestId) } catch { failure = error }
+                do { reply = try await vote(objectId, requestId: requestId, session: session) } catch { failure = error }
                 let elapsed = ContinuousClock.now - start
                 let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
                 await record(requestId, reply, error: failure, milliseconds: milliseconds)
@@ -185,14 +191,14 @@ actor ClusterVoteLoad {
 }
 
 extension ClusterVoteLoad {
-    nonisolated func vote(_ objectId: String, requestId: String) async throws -> Reply {
+    nonisolated func vote(_ objectId: String, requestId: String, session: URLSession) async throws -> Reply {
         var request = URLRequest(url: URL(string: "\(TestStack.serverURL)/classes/\(className)/\(objectId)")!)
         request.httpMethod = "PUT"
         for (name, value) in HTTP.appHeaders { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(requestId, forHTTPHeaderField: "X-Parse-Request-Id")
         request.httpBody = Data(#"{"votes":{"__op":"Increment","amount":1}}"#.utf8)
-        let (data, response) = try await Self.session.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         return Reply(status: http.statusCode, headers: [:], body: data)
     }

@@ -44,8 +44,10 @@ extension IntegrationSuite {
             try TestStack.control(["postgres", "kill", which])
             // The first write acknowledged after the kill, by a create of its own.
             var recovered: Duration?
+            let probe = ClusterVoteLoad.clientSession()
+            defer { probe.invalidateAndCancel() }
             while ContinuousClock.now - killed < .seconds(60) {
-                if (try? await CreateLoad.create(items, requestId: UUID().uuidString.lowercased()))?.status == 201 {
+                if (try? await CreateLoad.create(items, requestId: UUID().uuidString.lowercased(), session: probe))?.status == 201 {
                     recovered = ContinuousClock.now - killed
                     break
                 }
@@ -145,13 +147,15 @@ actor CreateLoad {
     }
 
     nonisolated func runClient() async {
+        let session = ClusterVoteLoad.clientSession()
+        defer { session.invalidateAndCancel() }
         while !(await stopped) {
             let requestId = UUID().uuidString.lowercased()
             let giveUp = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < giveUp {
                 var reply: Reply?
                 var failure: (any Error)?
-                do { reply = try await Self.create(className, requestId: requestId) } catch { failure = error }
+                do { reply = try await Self.create(className, requestId: requestId, session: session) } catch { failure = error }
                 await record(requestId, reply, error: failure)
                 if reply?.status == 201 { break }
                 try? await Task.sleep(for: .milliseconds(200))
@@ -159,14 +163,14 @@ actor CreateLoad {
         }
     }
 
-    static func create(_ className: String, requestId: String) async throws -> Reply {
+    static func create(_ className: String, requestId: String, session: URLSession) async throws -> Reply {
         var request = URLRequest(url: URL(string: "\(TestStack.serverURL)/classes/\(className)")!)
         request.httpMethod = "POST"
         for (name, value) in HTTP.appHeaders { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(requestId, forHTTPHeaderField: "X-Parse-Request-Id")
         request.httpBody = Data(#"{"tag":"\#(requestId)"}"#.utf8)
-        let (data, response) = try await ClusterVoteLoad.session.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         return Reply(status: http.statusCode, headers: [:], body: data)
     }
