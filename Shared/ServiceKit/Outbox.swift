@@ -50,13 +50,38 @@ public enum Outbox {
 
     /// The same for a batch of events already written as JSON, as the last part of a caller's own statement
     /// (the votes ledger adds the events of a round in the statement that marks its ballots): `ids`, `routingKeys`
-    /// and `payloads` name its array parameters (`$12::uuid[]`, ...), in the order the events are to leave, and only
-    /// the ids `onlyIds` (a subquery) returns are added. The caller then calls `wakeRelay(afterCommitOf:)`.
-    public static func addAllSQL(ids: String, routingKeys: String, payloads: String, onlyIds: String) -> String {
+    /// and `payloads` name its array parameters (`$12::uuid[]`, ...), in the order the events are to leave, only
+    /// the ids `onlyIds` (a subquery) returns are added, and `claim` names the parameter taking `BatchExit.claim`
+    /// (`$16::interval`). The statement returns the `event_id` of each row added, for `BatchExit.send`.
+    public static func addAllSQL(ids: String, routingKeys: String, payloads: String, onlyIds: String,
+                                 claim: String) -> String {
         """
-        INSERT INTO outbox (event_id, routing_key, payload)
-        SELECT e.id, e.key, e.payload FROM unnest(\(ids), \(routingKeys), \(payloads)) WITH ORDINALITY AS e(id, key, payload, n)
+        INSERT INTO outbox (event_id, routing_key, payload, claimed_until)
+        SELECT e.id, e.key, e.payload, now() + \(claim)
+        FROM unnest(\(ids), \(routingKeys), \(payloads)) WITH ORDINALITY AS e(id, key, payload, n)
         WHERE e.id IN (\(onlyIds)) ORDER BY e.n
+        RETURNING event_id::text AS event_id
         """
+    }
+
+    /// How the events a caller adds with `addAllSQL` leave once their transaction commits: handed to the broker by
+    /// this process (`OutboxLane`), as `add` does, their rows claimed meanwhile; or, without a lane, by the relay,
+    /// woken by the commit. Made before the statement, so that the claim and the way out agree.
+    public struct BatchExit: Sendable {
+        private let lane: OutboxLane?
+
+        public init(pool: PostgresPool) { lane = OutboxLanes.shared.lane(for: pool.id) }
+
+        /// The value for `addAllSQL`'s `claim` parameter: none (NULL) leaves the rows to the relay at once.
+        public var claim: String? { lane == nil ? nil : OutboxLane.claim }
+
+        /// `events` are those of the statement, in order; only those whose ids it returned (`added`) leave.
+        public func send(_ events: [EventPublisher.EncodedEvent], added: Set<String>,
+                         afterCommitOf connection: PostgresConnection) {
+            guard let lane else { return Outbox.wakeRelay(afterCommitOf: connection) }
+            let leaving = events.filter { added.contains($0.id.lowercased()) }
+            guard !leaving.isEmpty else { return }
+            connection.afterCommit { lane.send(leaving) }
+        }
     }
 }

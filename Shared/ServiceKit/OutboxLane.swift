@@ -25,11 +25,14 @@ final class OutboxLane: Sendable {
     }
 
     /// Called when the transaction that wrote the event's row has committed.
-    func send(_ event: EventPublisher.EncodedEvent) {
+    func send(_ event: EventPublisher.EncodedEvent) { send([event]) }
+
+    /// The same for the events of one transaction, in their order.
+    func send(_ events: [EventPublisher.EncodedEvent]) {
         // Not connected: the row waits for its claim to run out, then a relay publishes it.
         guard sink.isConnected else { return }
         let batch = waiting.withLock { waiting -> [EventPublisher.EncodedEvent]? in
-            waiting.events.append(event)
+            waiting.events += events
             guard !waiting.publishing else { return nil }
             waiting.publishing = true
             defer { waiting.events = [] }

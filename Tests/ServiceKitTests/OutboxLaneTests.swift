@@ -132,4 +132,51 @@ struct OutboxLaneTests {
             #expect(broker.sent.withLock { $0 } == [event.id])
         }
     }
+
+    /// A batch added by the caller's own statement (`Outbox.addAllSQL`, as the votes ledger marks a round): the events
+    /// whose rows the statement added leave at its commit, claimed; one it left out (`onlyIds`) is not sent.
+    static func addBatch(_ pool: PostgresPool, _ events: [EventPublisher.EncodedEvent], only: [String]) async throws {
+        let exit = Outbox.BatchExit(pool: pool)
+        let sql = Outbox.addAllSQL(ids: "$1::uuid[]", routingKeys: "$2::text[]", payloads: "$3::jsonb[]",
+                                   onlyIds: "SELECT unnest($4::uuid[])", claim: "$5::interval")
+        let literal: ([String]) -> String = PostgresArray.literal
+        let statement = PostgresStatement(sql, [literal(events.map(\.id)), literal(events.map(\.routingKey)),
+                                                literal(events.map { String(decoding: $0.body, as: UTF8.self) }),
+                                                literal(only), exit.claim])
+        try await pool.withConnection { connection in
+            let added = try await connection.pipeline([statement])[0]
+            exit.send(events, added: Set(added.rows.compactMap { $0["event_id"] }), afterCommitOf: connection)
+        }
+    }
+
+    static func encoded() -> EventPublisher.EncodedEvent {
+        let event = Self.event()
+        return EventPublisher.EncodedEvent(id: event.id, type: event.type, routingKey: "test.happened",
+                                           body: Array(#"{"id":"\#(event.id)","type":"test.happened"}"#.utf8))
+    }
+
+    @Test func aBatchsAddedEventsLeaveAtItsCommitClaimed() async throws {
+        try await OutboxPruneTests.withScratchOutbox { pool in
+            let broker = Broker(confirms: true)
+            OutboxLanes.shared.open(OutboxLane(sink: broker, wake: OutboxWake()), for: pool.id)
+            defer { OutboxLanes.shared.close(for: pool.id) }
+            let events = (0..<3).map { _ in Self.encoded() }
+            try await Self.addBatch(pool, events, only: [events[0].id, events[2].id])
+            #expect(broker.sent.withLock { $0 } == [events[0].id, events[2].id])
+            #expect(try await Self.row(pool, events[0].id) == ["published": "false", "claimed": "true"])
+            #expect(try await Self.row(pool, events[1].id) == nil)
+            let relay = OutboxRelay(pool: pool, publisher: Broker(confirms: true), logger: OutboxPruneTests.logger)
+            #expect(try await relay.relayBatch() == 0, "taken while claimed")
+        }
+    }
+
+    @Test func withoutALaneABatchIsTheRelaysAtOnce() async throws {
+        try await OutboxPruneTests.withScratchOutbox { pool in
+            let events = (0..<2).map { _ in Self.encoded() }
+            try await Self.addBatch(pool, events, only: events.map(\.id))
+            let broker = Broker(confirms: true)
+            #expect(try await OutboxRelay(pool: pool, publisher: broker, logger: OutboxPruneTests.logger).relayBatch() == 2)
+            #expect(broker.sent.withLock { $0 } == events.map(\.id))
+        }
+    }
 }

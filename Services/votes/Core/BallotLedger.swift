@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Messaging
 import ParseWire
 import Storage
 import Runtime
@@ -31,13 +32,17 @@ struct BallotLedger: Sendable {
     /// redelivery of the first try), and only one of them is recorded; the other must not be applied as well.
     func record(_ ballots: [Ballot], settling settlement: Settlement? = nil) async throws -> [String: Existing] {
         var statements: [PostgresStatement] = []
-        if let settlement { statements.append(Self.settleStatement(settlement)) }
+        let exit = Outbox.BatchExit(pool: pool)
+        let settle = settlement.map { Self.settleStatement($0, claim: exit.claim) }
+        if let settle { statements.append(settle.statement) }
         if !ballots.isEmpty { statements.append(Self.recordStatement(ballots)) }
         guard !statements.isEmpty else { return [:] }
         let results = try await pool.withConnection { [statements] connection in
             let results = try await connection.pipeline(statements)
-            // Committed with the pipeline: the settled ballots' events are in the outbox now.
-            if settlement != nil { Outbox.wakeRelay(afterCommitOf: connection) }
+            // Committed with the pipeline: the events of the ballots marked now are in the outbox.
+            if let settle, let added = results.first {
+                exit.send(settle.events, added: Set(added.rows.compactMap { $0["event_id"] }), afterCommitOf: connection)
+            }
             return results
         }
         guard !ballots.isEmpty, let inserted = results.last else { return [:] }
@@ -84,8 +89,10 @@ struct BallotLedger: Sendable {
     /// Marks what `posts` answered, in one statement (all or nothing): applied ballots get their total, sequence
     /// and event; refused ones their error; a like that changed nothing (no sequence) is `unchanged`, with the
     /// total it was answered with and no event. A ballot already marked (by a concurrent retry) is left alone, and
-    /// only the ballots marked now have their event written to the outbox, so none gets a second event.
-    static func settleStatement(_ settlement: Settlement) -> PostgresStatement {
+    /// only the ballots marked now have their event written to the outbox, so none gets a second event. Returns the
+    /// events too, for `Outbox.BatchExit.send`; `claim` is `BatchExit.claim`.
+    static func settleStatement(_ settlement: Settlement, claim: String?)
+        -> (statement: PostgresStatement, events: [EventPublisher.EncodedEvent]) {
         let ballots = settlement.ballots, outcomes = settlement.outcomes
         let byId = Dictionary(ballots.map { ($0.ballotId, $0) }, uniquingKeysWith: { first, _ in first })
         let refused = outcomes.filter { $0.error != nil && byId[$0.ballotId] != nil }
@@ -96,21 +103,25 @@ struct BallotLedger: Sendable {
         // One event per applied outcome, in the same order: its id goes with the ballot's row.
         let applied = answered.filter { $0.sequence != nil }.compactMap { outcome in
             byId[outcome.ballotId].map { ballot in
-                (outcome: outcome, id: TimeOrderedUUID.string(at: time),
-                 event: ballot.event(amount: outcome.amount ?? 0, total: outcome.total ?? 0, sequence: outcome.sequence ?? 0))
+                let id = TimeOrderedUUID.string(at: time)
+                let event = ballot.event(amount: outcome.amount ?? 0, total: outcome.total ?? 0, sequence: outcome.sequence ?? 0)
+                return (outcome: outcome, event: EventPublisher.EncodedEvent(
+                    id: id, type: event.eventType, routingKey: event.routingKey,
+                    body: Array(event.cloudEventText(id: id, time: timeText).utf8)))
             }
         }
         let literal: ([String]) -> String = PostgresArray.literal
-        return PostgresStatement(settleSQL, [
+        let statement = PostgresStatement(settleSQL, [
                   literal(refused.map { $0.ballotId }), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
                   literal(refused.map { $0.error?.message ?? "" }),
                   literal(unchanged.map { $0.ballotId }), literal(unchanged.map { String($0.total ?? 0) }),
                   literal(unchanged.map { $0.updatedAt ?? "" }),
                   literal(applied.map { $0.outcome.ballotId }), literal(applied.map { String($0.outcome.amount ?? 0) }),
                   literal(applied.map { String($0.outcome.total ?? 0) }), literal(applied.map { String($0.outcome.sequence ?? 0) }),
-                  literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.id }),
+                  literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.event.id }),
                   literal(applied.map { $0.event.routingKey }),
-                  literal(applied.map { $0.event.cloudEventText(id: $0.id, time: timeText) }), "pending"])
+                  literal(applied.map { String(decoding: $0.event.body, as: UTF8.self) }), "pending", claim])
+        return (statement, applied.map(\.event))
     }
 
     /// The statement `settleStatement` makes. Every part runs whether or not the final INSERT reads it; the outbox rows are
@@ -137,7 +148,7 @@ struct BallotLedger: Sendable {
             WHERE b.ballot_id = ANY($7::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING b.event_id
         )
         \(Outbox.addAllSQL(ids: "$12::uuid[]", routingKeys: "$13::text[]", payloads: "$14::jsonb[]",
-                           onlyIds: "SELECT event_id FROM marked"))
+                           onlyIds: "SELECT event_id FROM marked", claim: "$16::interval"))
         """
 
     static let selectBallot = """
