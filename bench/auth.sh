@@ -55,7 +55,7 @@ print_row() {
 }
 
 main() {
-    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    need_wrk
     [[ -x $BIN_DIR/gateway ]] || die "no gateway executable in $BIN_DIR (set PARSE_BIN_DIR)"
     local base=$BASE uncached="http://127.0.0.1:$UNCACHED_PORT$MOUNT"
     [[ $(http_status "$base/health") == 200 ]] || die "no gateway answers on port $PORT: run deploy/stack up first"

@@ -56,7 +56,7 @@ IDS=$(create_objects "$CLASS" "$CATS" '{"name":"cat","votes":0,"score":0}')
 start_broadcast_server "$BASELINE_PORT" "$WORK_DIR"
 
 if ((LOAD_CONNECTIONS > 0)); then
-    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    need_wrk
     say "load: wrk with $LOAD_CONNECTIONS connections reading one cat by id until the end"
     # Bounded by the measurements' own length (4 per rate), in case the cleanup never runs.
     load_seconds=$(( $(wc -w <<<"$RATES") * 4 * (DURATION + 5) + 30 ))

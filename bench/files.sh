@@ -177,7 +177,7 @@ measure_memory() {
 }
 
 main() {
-    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    need_wrk
     [[ -x $PG_BIN/pgbench ]] || die "pgbench not found in $PG_BIN (set PARSE_PG_BIN)"
     ensure_stack
     TOKEN=$(session_token)

@@ -25,6 +25,20 @@ psql_db() { local db=$1; shift; "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
+# wrk, installed from Debian's package when it is missing (as root, or through sudo).
+need_wrk() {
+    command -v wrk >/dev/null && return 0
+    command -v apt-get >/dev/null || die "wrk is missing (install it from your system's packages)"
+    local root=()
+    ((EUID == 0)) || { command -v sudo >/dev/null && root=(sudo); } || die "wrk is missing (apt-get install wrk as root)"
+    say "installing wrk from Debian's packages"
+    "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null 2>&1 || {
+        "${root[@]}" apt-get update -q >/dev/null 2>&1
+        "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null
+    }
+    command -v wrk >/dev/null || die "wrk could not be installed"
+}
+
 http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$@" 2>/dev/null || true; }
 
 # wrk prints latencies as 512.00us, 1.20ms, 2.00s or 1.00m: milliseconds with three decimals.

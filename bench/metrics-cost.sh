@@ -103,7 +103,7 @@ requests_of() {
 median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.1f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 main() {
-    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    need_wrk
     local p
     for p in "${PREFIXES[@]}"; do
         ! port_in_use "${p}37" && ! port_in_use "${p}432" || die "ports of prefix $p are in use; set BENCH_PORT_PREFIXES"

@@ -304,7 +304,7 @@ median_of() {
 }
 
 main() {
-    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    need_wrk
     [[ -x $PG_BIN/pgbench ]] || die "pgbench not found in $PG_BIN (set PARSE_PG_BIN)"
     trap cleanup EXIT
     trap 'exit 130' INT

@@ -79,7 +79,7 @@ fill() {
 }
 
 main() {
-    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    need_wrk
     trap cleanup EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM

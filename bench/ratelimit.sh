@@ -9,6 +9,7 @@ REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
 # shellcheck source=bench/lib.sh
 source "$REPO_ROOT/bench/lib.sh"
+need_wrk
 
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-3}
