@@ -4,6 +4,7 @@
 #   2. installation create throughput: POST <mount>/installations, a new device each time, on a small class,
 #   3. installation update throughput: PUT <mount>/installations/<random id> of 10k installations,
 #   4. the creates again with the fan-out's 100k installations in the class (what the device look-up costs at scale),
+#      also over one connection, where the latency is a create's own and not the wait behind 15 others,
 #   5. push fan-out: two POST <mount>/push to a channel of 100k installations, each timed until every
 #      push.requested.v1 event is confirmed by the broker, with the posts process's peak memory before and after and
 #      the share of the push's badge updates PostgreSQL made HOT (no new index entries).
@@ -48,21 +49,23 @@ cleanup() {
 
 declare -A RESULTS=()
 
+# Usage: measure_wrk NAME URL SCRIPT [CONNECTIONS]
 measure_wrk() {
-    local name=$1 url=$2 script=$3 output
-    local args=(-t1 -c"$CONNECTIONS" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
+    local name=$1 url=$2 script=$3 connections=${4:-$CONNECTIONS} output
+    local args=(-t1 -c"$connections" -H "X-Parse-Application-Id: $APP_ID" -s "$script")
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
     output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
     RESULTS[$name]=$(wrk_figures "$name" "$output")
 }
 
+# Usage: measure_pgbench NAME CONNECTIONS PGBENCH_ARGS...
 measure_pgbench() {
-    local name=$1 output
-    shift
+    local name=$1 connections=$2 output
+    shift 2
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
-    "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
-    output=$("$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$DURATION" "$@" "$PGBENCH_DB" 2>&1)
+    "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$connections" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
+    output=$("$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$connections" -j 1 -T "$DURATION" "$@" "$PGBENCH_DB" 2>&1)
     RESULTS[$name]="$(awk '/^tps = / { print $3 }' <<<"$output") $(awk '/^latency average = / { print $4 }' <<<"$output") -"
 }
 
@@ -170,7 +173,7 @@ print_fanout() {
 }
 
 main() {
-    command -v wrk >/dev/null || die "wrk is missing (apt-get install wrk)"
+    need_wrk
     [[ -x $PG_BIN/pgbench ]] || die "pgbench not found in $PG_BIN (set PARSE_PG_BIN)"
     trap cleanup EXIT
     trap 'exit 130' INT
@@ -182,13 +185,16 @@ main() {
     curl -sf -X POST -H "X-Parse-Application-Id: $APP_ID" -H 'Content-Type: application/json' \
         --data '{"installationId":"bench-seed","deviceType":"android","channels":["bench"]}' "$BASE/installations" >/dev/null
 
-    measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
-    measure_pgbench pgbench-update -f "$WORK_DIR/update.sql"
+    measure_pgbench pgbench-insert "$CONNECTIONS" -f "$WORK_DIR/insert.sql"
+    measure_pgbench pgbench-insert-one 1 -f "$WORK_DIR/insert.sql"
+    measure_pgbench pgbench-update "$CONNECTIONS" -f "$WORK_DIR/update.sql"
     measure_wrk create "$BASE/installations" "$WORK_DIR/create.lua"
+    measure_wrk create-one "$BASE/installations" "$WORK_DIR/create.lua" 1
     fill_installations bu "$UPDATED" bench
     measure_wrk update "$BASE/installations" "$WORK_DIR/update.lua"
     fill_installations bf "$FANOUT" fanout "substr(md5('bf' || i), 1, 10)"
     measure_wrk create-at-scale "$BASE/installations" "$WORK_DIR/create.lua"
+    measure_wrk create-at-scale-one "$BASE/installations" "$WORK_DIR/create.lua" 1
     local rss_before first
     rss_before=$(peak_rss_kb)
     measure_fanout
@@ -196,20 +202,24 @@ main() {
     # The second push finds the first one's dead row versions on the pages.
     measure_fanout
     # Same machine, same run: the insert baseline again, beside the fan-out.
-    measure_pgbench pgbench-insert-2 -f "$WORK_DIR/insert.sql"
+    measure_pgbench pgbench-insert-2 "$CONNECTIONS" -f "$WORK_DIR/insert.sql"
 
     echo
-    echo "wrk -t1 -c$CONNECTIONS and pgbench -j1 -c$CONNECTIONS, ${DURATION} s per run after a ${WARMUP} s warm-up, loopback."
+    echo "wrk -t1 -c$CONNECTIONS and pgbench -j1 -c$CONNECTIONS (\"one connection\": -c1), ${DURATION} s per run after a ${WARMUP} s"
+    echo "warm-up, loopback."
     echo "$(nproc) cores shared by the load generator, the services, RabbitMQ and PostgreSQL. Load before: $LOAD_BEFORE"
     echo
     printf '%-52s %10s %9s %9s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "ratio"
     local name label base rps p50 p99 base_rps
-    for name in pgbench-insert pgbench-update; do
+    for name in pgbench-insert pgbench-insert-one pgbench-update; do
         read -r rps p50 _ <<<"${RESULTS[$name]}"
         printf '%-52s %10.0f %9s %9s\n' "$name (baseline)" "$rps" "avg $p50" "-"
     done
-    for pair in "create:POST /installations (new device):pgbench-insert" "update:PUT /installations/<id>, $UPDATED rows:pgbench-update" \
-        "create-at-scale:POST /installations, $FANOUT more in the class:pgbench-insert"; do
+    for pair in "create:POST /installations (new device):pgbench-insert" \
+        "create-one:POST /installations (new device), one connection:pgbench-insert-one" \
+        "update:PUT /installations/<id>, $UPDATED rows:pgbench-update" \
+        "create-at-scale:POST /installations, $FANOUT more in the class:pgbench-insert" \
+        "create-at-scale-one:POST /installations, $FANOUT more, one connection:pgbench-insert-one"; do
         IFS=: read -r name label base <<<"$pair"
         read -r rps p50 p99 <<<"${RESULTS[$name]}"
         read -r base_rps _ _ <<<"${RESULTS[$base]}"
