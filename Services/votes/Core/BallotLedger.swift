@@ -39,7 +39,8 @@ struct BallotLedger: Sendable {
         guard !statements.isEmpty else { return [:] }
         let results = try await pool.withConnection { [statements] connection in
             let results = try await connection.pipeline(statements)
-            // Committed with the pipeline: the events of the ballots marked now are in the outbox.
+            // Committed with the pipeline: the events of the ballots marked now are in the outbox, and the settle
+            // statement, sent first, returned their ids.
             if let settle, let added = results.first {
                 exit.send(settle.events, added: Set(added.rows.compactMap { $0["event_id"] }), afterCommitOf: connection)
             }
