@@ -85,10 +85,11 @@ public enum AuthService: BuildableService {
         let runtime = RuntimeSettings(pool: pool, owner: runtimeOwner)
         runtime.register(&handlers.router)
         // The routes with the settings in force: those changed at run time, read for the requests they apply to.
+        // Only a request that may mail or show a page needs the app's name, and only with pages to link to.
+        let namesApp = appName != nil && settings.email.publicServerURL != nil
         let routesInForce = { @Sendable (request: RESTRequest) async throws -> AuthRouter in
             guard AuthRuntimeSettings.appliesTo(method: request.method, path: request.path) else { return routes }
             let overrides = try await runtime.overrides()
-            let namesApp = appName != nil && settings.email.publicServerURL != nil
             guard !overrides.isEmpty || namesApp else { return routes }
             var inForce = overrides.isEmpty ? settings : try runtimeOwner.applying(overrides)
             if namesApp, let appName { inForce.email.appName = try await appName() }
