@@ -12,22 +12,29 @@ public struct CloudTriggers: Sendable {
     public let service: ServiceName
     public let registry: TriggerRegistry
     let runner: any CloudTriggerRunner
+    /// Reads the registrations' generation stored in the service's database (`CacheGenerations`), for a request
+    /// about to run a trigger before anything of it has checked that generation (`run`); nil: no such read.
+    let storedGeneration: (@Sendable () async throws -> Int64?)?
 
-    public init(service: ServiceName, registry: TriggerRegistry, runner: any CloudTriggerRunner) {
+    public init(service: ServiceName, registry: TriggerRegistry, runner: any CloudTriggerRunner,
+                storedGeneration: (@Sendable () async throws -> Int64?)? = nil) {
         self.service = service
         self.registry = registry
         self.runner = runner
+        self.storedGeneration = storedGeneration
     }
 
     /// The registry and client for a service, and the background jobs that keep the list current and deliver the
     /// after* triggers.
-    public static func start(_ service: ServiceName, calls: RPCClient, jobs: inout [BackgroundJob],
+    /// `pool`: the service's database, where Cloud Code stores the registrations' generation.
+    public static func start(_ service: ServiceName, calls: RPCClient, pool: PostgresPool, jobs: inout [BackgroundJob],
                              environment: Environment = Environment()) throws -> CloudTriggers {
-        start(configuration: try ServiceConfiguration.fromEnvironment(service, environment), calls: calls, jobs: &jobs)
+        start(configuration: try ServiceConfiguration.fromEnvironment(service, environment), calls: calls, pool: pool,
+              jobs: &jobs)
     }
 
     /// `start` with the service's configuration read already.
-    public static func start(configuration: ServiceConfiguration, calls: RPCClient,
+    public static func start(configuration: ServiceConfiguration, calls: RPCClient, pool: PostgresPool,
                              jobs: inout [BackgroundJob]) -> CloudTriggers {
         let service = configuration.service
         let logger = Logger(service: service.rawValue, level: configuration.logLevel)
@@ -52,7 +59,9 @@ public struct CloudTriggers: Sendable {
                 await dispatcher.stop()
             })
         }
-        return CloudTriggers(service: service, registry: registry, runner: runner)
+        return CloudTriggers(service: service, registry: registry, runner: runner, storedGeneration: {
+            try await CacheGenerations.read(AdvanceCacheGeneration.hooks, on: pool)
+        })
     }
 
     public func triggers(of className: String) async -> Set<TriggerName> {
@@ -64,6 +73,11 @@ public struct CloudTriggers: Sendable {
     /// (`CacheGenerations`); a write decided with an older list is rolled back there, the list reloaded and the
     /// handling run again, so a registration answered before the request applies to it. Reads check the same
     /// generation in their own statements (`requireCurrent`).
+    ///
+    /// The first check that passes settles it for the rest of the handling (`RegistrationsCheck`): a generation
+    /// stored after that read belongs to a registration answered after the request came, which it need not see.
+    /// So a trigger, which may have effects of its own, never runs twice for one request: `run` makes that first
+    /// check itself before it calls one.
     public func withCurrentRegistrations<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await checkingRegistrations(body)
@@ -80,17 +94,21 @@ public struct CloudTriggers: Sendable {
     /// One run of `body`, checked against the list it started with (`TriggerRegistry.decidedWith`).
     private func checkingRegistrations<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let registry = self.registry
+        let passed = RegistrationsCheck()
         let check = TransactionCheck(CacheGenerations.statement(AdvanceCacheGeneration.hooks)) { result in
-            try registry.requireCurrent(result.first?.int("generation").map(Int64.init))
+            try passed.require(result.first?.int("generation").map(Int64.init), registry: registry)
         }
         return try await TriggerRegistry.$decidedWith.withValue(registry.loadedGeneration) {
-            try await TransactionCheck.$current.withValue(check) { try await body() }
+            try await RegistrationsCheck.$current.withValue(passed) {
+                try await TransactionCheck.$current.withValue(check) { try await body() }
+            }
         }
     }
 
     /// Throws `StaleTriggerList` when a statement read a generation (`CacheGenerations.subquery`) newer than the list.
     public func requireCurrent(_ stored: Int64?) throws(StaleTriggerList) {
-        try registry.requireCurrent(stored)
+        guard let passed = RegistrationsCheck.current else { return try registry.requireCurrent(stored) }
+        try passed.require(stored, registry: registry)
     }
 
     /// Runs a before* trigger within the request's remaining time. A refusal is thrown as the client's error.
@@ -99,6 +117,10 @@ public struct CloudTriggers: Sendable {
         // The service stops the request at its deadline; the trigger has to answer a little before that.
         let timeout = remaining - Self.margin
         guard timeout > .zero else { throw TriggerFailure.noTimeLeft(trigger.key) }
+        // A stale list found after the trigger ran would run the handling, and the trigger, again.
+        if let passed = RegistrationsCheck.current, !passed.hasPassed, let storedGeneration {
+            try passed.require(try await storedGeneration(), registry: registry)
+        }
         return try await runner.run(trigger, requestId: requestId, identity: identity, timeout: timeout)
     }
 

@@ -95,7 +95,7 @@ public enum AuthService: BuildableService {
             if namesApp, let appName { inForce.email.appName = try await appName() }
             return AuthRouter(pool: pool, settings: inForce, includes: includes)
         }
-        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
+        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, pool: pool, jobs: &handlers.jobs)
         let resolver = SessionResolveHandler(database: pool, sessions: SessionStore(settings: settings))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
         let leases = SessionCacheLeases(pool: pool)

@@ -28,7 +28,7 @@ public enum FilesService: BuildableService {
     /// The service's handlers over `bus` (Cloud Code triggers) and its database.
     public static func build(configuration: Configuration, bus: RPCClient, database pool: PostgresPool) -> ServiceHandlers {
         var handlers = ServiceHandlers()
-        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
+        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, pool: pool, jobs: &handlers.jobs)
         let settings = RuntimeSettings(pool: pool, owner: FilesRuntimeSettings(startUp: configuration.policy))
         let handler = FileCommandHandler(store: FileStore(pool: pool), policy: configuration.policy, cloud: cloud,
                                          settings: settings)

@@ -54,7 +54,7 @@ public enum PostsService: BuildableService {
         let users = UserDirectory.auth(bus, timeout: UserDirectory.timeout(requestTimeout: configuration.service.requestTimeout))
         let once = IdempotentRequests(pool: pool, settings: configuration.idempotency, logger: logger)
         handlers.jobs.append(IdempotencyCleanup(pool: pool, settings: configuration.idempotency, logger: logger).job)
-        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, jobs: &handlers.jobs)
+        let cloud = CloudTriggers.start(configuration: configuration.service, calls: bus, pool: pool, jobs: &handlers.jobs)
         let posts = configuration.posts
         let runtimeSettings = RuntimeSettings(pool: pool, owner: PostsRuntimeSettings(startUp: posts))
         CacheGenerations.register(&handlers.router, pool: pool)
