@@ -6,7 +6,7 @@
 public struct TransactionCheck: Sendable {
     @TaskLocal public static var current: TransactionCheck?
 
-    let statement: PostgresStatement
+    public let statement: PostgresStatement
     private let check: @Sendable (PostgresResult) throws -> Void
 
     /// `check` reads the statement's result and throws to roll the transaction back.
@@ -15,5 +15,6 @@ public struct TransactionCheck: Sendable {
         self.check = check
     }
 
-    func inspect(_ result: PostgresResult) throws { try check(result) }
+    /// Throws when `result`, the statement's, refuses the transaction (a caller that sends the statement itself).
+    public func inspect(_ result: PostgresResult) throws { try check(result) }
 }

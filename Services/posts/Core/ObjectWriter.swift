@@ -20,7 +20,7 @@ struct ObjectWriter {
         try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
         let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster,
                                  customObjectId: context.configuration.allowCustomObjectId)
-        if known == nil, mayUseCachedSchema, let cached = cachedSchema(forCreateIn: className, plan) {
+        if known == nil, mayUseCachedSchema, let cached = Self.cachedSchema(forCreateIn: className, plan, context: context) {
             try PlatformClasses.checkFields(className, plan.wantedTypes)
             do {
                 if let created = try await insert(className, plan, schema: cached, ifStill: cached.fingerprint) { return created }
@@ -61,11 +61,39 @@ struct ObjectWriter {
         }
     }
 
+    /// A create in a transaction shared with the creates that arrive with it (`CreateBatcher`), when it needs
+    /// nothing a shared one cannot give: the cached schema, no relation, no trigger, no claim of a request id, no
+    /// transaction of the caller's. Nil when it cannot go so, or when the batch left it to run alone (nothing of it
+    /// was written): the caller then creates it the usual way (`createInItsOwnTransaction`).
+    static func createTogether(_ className: String, body: [String: JSONValue],
+                               context: RequestContext) async throws -> Created? {
+        guard let batcher = context.creates, context.once == nil,
+              TransactionPreamble.current.map(\.hasCommitted) ?? true else { return nil }
+        // Refused the same way, and before the same checks, as `create` would.
+        try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
+        let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster,
+                                 customObjectId: context.configuration.allowCustomObjectId)
+        guard !plan.changesRelations, await context.triggers(of: className) == nil else {
+            return nil
+        }
+        guard let cached = cachedSchema(forCreateIn: className, plan, context: context) else { return nil }
+        try PlatformClasses.checkFields(className, plan.wantedTypes)
+        let insert = try prepareInsert(className, plan, schema: cached, ifStill: cached.fingerprint)
+        switch await batcher.create(insert.statement, finish: { connection, row in
+            try await ObjectWriter(context: context, connection: connection).finish(insert, row: row)
+        }) {
+        case .created(let created): return created
+        case .schemaChanged, .runAlone: return nil
+        case .failed(let error): throw error
+        }
+    }
+
     /// The schema this process read last, when it has every field the create sets (with their types) and allows
     /// the create: the create then needs no statement of its own to read it, and its INSERT checks that it is
     /// still the class's (`ifStill`). Nil, or a change since, sends the create the usual way, which decides
     /// everything again on the schema it reads in the transaction, errors included.
-    private func cachedSchema(forCreateIn className: String, _ plan: WritePlan) -> ClassSchema? {
+    private static func cachedSchema(forCreateIn className: String, _ plan: WritePlan,
+                                     context: RequestContext) -> ClassSchema? {
         guard let cached = context.schemas.get(className), !cached.fingerprint.isEmpty,
               (try? SchemaStore.missing(plan.wantedTypes, in: cached))?.isEmpty == true,
               (try? SchemaStore.missing(PlatformClasses.defaultFields[className] ?? [:], in: cached))?.isEmpty == true,
@@ -78,8 +106,34 @@ struct ObjectWriter {
     /// fingerprint: nil when it has changed, and then nothing was written.
     private func insert(_ className: String, _ plan: WritePlan, schema: ClassSchema,
                         ifStill fingerprint: String? = nil) async throws -> Created? {
+        let insert = try Self.prepareInsert(className, plan, schema: schema, ifStill: fingerprint)
+        let inserted: PostgresResult
+        do {
+            inserted = try await connection.query(insert.statement.sql, insert.statement.parameters)
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
+        }
+        guard let row = inserted.first else { return nil }
+        return try await finish(insert, row: row)
+    }
+
+    /// A create's `INSERT`, made before it is sent: by this writer (`insert`), or with other creates' in one
+    /// transaction (`CreateBatcher`).
+    struct PreparedInsert: Sendable {
+        var className: String
+        var plan: WritePlan
+        var schema: ClassSchema
+        var statement: PostgresStatement
+        var objectId: String
+        var createdAt: Date
+        /// The values the answer carries back (`WritePlan.isEchoed`).
+        var echoed: [String: JSONValue]
+    }
+
+    static func prepareInsert(_ className: String, _ plan: WritePlan, schema: ClassSchema,
+                              ifStill fingerprint: String?) throws -> PreparedInsert {
         let objectId = plan.objectId ?? ObjectId.make()
-        let now = Self.now()
+        let now = now()
         let createdAt = plan.createdAt ?? now, updatedAt = plan.updatedAt ?? plan.createdAt ?? now
         var parameters = SQLParameters()
         var columns = ["\"objectId\"", "\"createdAt\"", "\"updatedAt\""]
@@ -105,23 +159,24 @@ struct ObjectWriter {
                 WHERE class_name = \(parameters.bind(className)) AND \(SchemaStore.fingerprintSQL) = \(parameters.bind(fingerprint)))
                 """
         }
-        let inserted: PostgresResult
-        do {
-            inserted = try await connection.query(
-                "INSERT INTO \(Names.table(className)) (\(columns.joined(separator: ", "))) \(source) RETURNING \(ValueCodec.selectList(schema))",
-                parameters.values)
-        } catch let error as PostgresError where error.sqlState == "23505" {
-            throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided")
-        }
-        guard let row = inserted.first else { return nil }
-        try await applyRelations(plan, className: className, objectId: objectId)
-        let stored = context.codec.object(row, schema)
-        try await ObjectEvents.add(.created, className: className, objectId: objectId, object: stored, schema: schema,
-                                   on: connection)
+        let sql = "INSERT INTO \(Names.table(className)) (\(columns.joined(separator: ", "))) \(source) RETURNING \(ValueCodec.selectList(schema))"
+        return PreparedInsert(className: className, plan: plan, schema: schema,
+                              statement: PostgresStatement(sql, parameters.values), objectId: objectId,
+                              createdAt: createdAt, echoed: echoed)
+    }
+
+    /// What follows the `INSERT` in the create's transaction, given the row it returned: the relations, the event
+    /// and the afterSave trigger; answers the create's answer.
+    func finish(_ insert: PreparedInsert, row: PostgresRow) async throws -> Created {
+        let className = insert.className, objectId = insert.objectId
+        try await applyRelations(insert.plan, className: className, objectId: objectId)
+        let stored = context.codec.object(row, insert.schema)
+        try await ObjectEvents.add(.created, className: className, objectId: objectId, object: stored,
+                                   schema: insert.schema, on: connection)
         try await context.triggers(of: className)?.after(.afterSave, object: stored, on: connection)
-        var response = echoed
+        var response = insert.echoed
         response["objectId"] = .string(objectId)
-        response["createdAt"] = .string(ParseDate.string(from: createdAt))
+        response["createdAt"] = .string(ParseDate.string(from: insert.createdAt))
         return Created(objectId: objectId, body: response)
     }
 

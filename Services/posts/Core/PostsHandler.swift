@@ -163,11 +163,17 @@ struct PostsHandler: Sendable {
                 (body, changed) = try await triggers.beforeSave(body, objectId: nil, original: nil)
             }
             let changes = body
-            let created = try await connections.run { connection in
-                guard !inTransaction else {
-                    return try await ObjectWriter(context: context, connection: connection).create(className, body: changes)
+            var together: ObjectWriter.Created?
+            if !inTransaction, case .pool = connections {
+                together = try await ObjectWriter.createTogether(className, body: changes, context: context)
+            }
+            let created = if let together { together } else {
+                try await connections.run { connection in
+                    guard !inTransaction else {
+                        return try await ObjectWriter(context: context, connection: connection).create(className, body: changes)
+                    }
+                    return try await ObjectWriter.createInItsOwnTransaction(className, body: changes, context: context, on: connection)
                 }
-                return try await ObjectWriter.createInItsOwnTransaction(className, body: changes, context: context, on: connection)
             }
             return Self.json(201, .object(BeforeSaveMerge.answer(created.body, changed: changed, changes: changes)),
                              headers: ["Location": "\(request.serverURL)/classes/\(className)/\(created.objectId)"])

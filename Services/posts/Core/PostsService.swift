@@ -58,6 +58,7 @@ public enum PostsService: BuildableService {
         let posts = configuration.posts
         let runtimeSettings = RuntimeSettings(pool: pool, owner: PostsRuntimeSettings(startUp: posts))
         CacheGenerations.register(&handlers.router, pool: pool)
+        let creates = CreateBatcher(pool: pool)
         handlers.router.register(RelationMembers.type, RelationMembers.self) { command, _ in
             try await pool.withConnection { try await RelationMembersHandler.members(command.payload, on: $0, schemas: schemas) }
         }
@@ -68,7 +69,7 @@ public enum PostsService: BuildableService {
                                          configuration: posts, requestId: command.requestId,
                                          users: users, cloud: cloud,
                                          triggerRequest: TriggerRequestInfo(command.payload), schemas: schemas,
-                                         once: namedBatch ? once : nil,
+                                         once: namedBatch ? once : nil, creates: creates,
                                          foreignSubqueries: ForeignSubqueries(
                                              calls: bus, identity: command.identity, requestId: command.requestId,
                                              depth: command.payload.subqueryDepth ?? 0,

@@ -20,6 +20,8 @@ struct RequestContext: Sendable {
     var schemas = SchemaCache()
     /// Set for a batch the client named with its request id: its writes are applied once each (`BatchHandler`).
     var once: IdempotentRequests? = nil
+    /// Where a create may go with others in one transaction (`CreateBatcher`); nil: each in its own.
+    var creates: CreateBatcher? = nil
     /// Where subqueries over other services' classes go, as this caller; nil where no bus is at hand.
     var foreignSubqueries: ForeignSubqueries? = nil
     /// `/settings` and the run-time values of the settings; nil where there are none (tools, tests): the start-up

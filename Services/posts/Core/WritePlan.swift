@@ -17,6 +17,10 @@ struct WritePlan: Sendable {
     }
 
     var changes: [String: Change] = [:]
+    /// Whether a change adds or removes relation members, which a create writes with statements of their own.
+    var changesRelations: Bool {
+        changes.values.contains { if case .relation = $0 { true } else { false } }
+    }
     var wantedTypes: [String: FieldType] = [:]
     var acl: (read: [String], write: [String])?
     var hasACL = false

@@ -1,0 +1,150 @@
+import Runtime
+import Storage
+import Synchronization
+
+/// Creates that arrive while another create's transaction is under way wait for it and then go together, in one
+/// transaction of their own: `BEGIN`, the transaction check and every `INSERT` in one round trip, the events'
+/// outbox rows with `COMMIT` in a second. Under a stream of creates the database then makes one transaction and
+/// one flush for several, and the service two round trips; a lone create goes at once, as it would alone.
+///
+/// Each create keeps its own outcome: an `INSERT` that finds the class's schema changed wrote nothing and its
+/// create goes the usual way (`schemaChanged`). Anything that would abort the transaction (a duplicate value, a
+/// check that refuses one create's trigger list) rolls it back, and every create of it runs again alone
+/// (`runAlone`), where its own error is its own; only a commit whose outcome is unknown is every create's error.
+final class CreateBatcher: Sendable {
+    enum Outcome: Sendable {
+        case created(ObjectWriter.Created)
+        case schemaChanged
+        case runAlone
+        case failed(any Error)
+    }
+
+    /// One create: its `INSERT`, the check its transaction is to pass, and what follows the row in the transaction
+    /// (`ObjectWriter.finish`), run with the create's own task-locals.
+    struct Job: Sendable {
+        var statement: PostgresStatement
+        var check: TransactionCheck?
+        var locals: RequestLocals
+        var finish: @Sendable (PostgresConnection, PostgresRow) async throws -> ObjectWriter.Created
+        var answer: CheckedContinuation<Outcome, Never>
+    }
+
+    private let pool: PostgresPool
+    private let queue = Mutex<(waiting: [Job], running: Bool)>(([], false))
+
+    init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// How many creates wait for the batch under way.
+    var waitingCount: Int { queue.withLock { $0.waiting.count } }
+
+    func create(_ statement: PostgresStatement,
+                finish: @escaping @Sendable (PostgresConnection, PostgresRow) async throws -> ObjectWriter.Created)
+        async -> Outcome {
+        let check = TransactionCheck.current, locals = RequestLocals()
+        return await withCheckedContinuation { answer in
+            let job = Job(statement: statement, check: check, locals: locals, finish: finish, answer: answer)
+            let batch = queue.withLock { queue -> [Job]? in
+                queue.waiting.append(job)
+                guard !queue.running else { return nil }
+                queue.running = true
+                defer { queue.waiting = [] }
+                return queue.waiting
+            }
+            if let batch { start(batch) }
+        }
+    }
+
+    /// Runs `jobs`, then what arrived meanwhile, until nothing waits. Detached: a batch takes none of the task-locals
+    /// of the create that started it; each create's part runs with its own (`RequestLocals`).
+    private func start(_ jobs: [Job]) {
+        Task.detached { [self] in
+            var batch = jobs
+            while true {
+                let outcomes = await run(batch)
+                for (job, outcome) in zip(batch, outcomes) { job.answer.resume(returning: outcome) }
+                let next = queue.withLock { queue -> [Job]? in
+                    guard !queue.waiting.isEmpty else {
+                        queue.running = false
+                        return nil
+                    }
+                    defer { queue.waiting = [] }
+                    return queue.waiting
+                }
+                guard let next else { return }
+                batch = next
+            }
+        }
+    }
+
+    /// A check refused a create: the transaction rolls back, that create gets the refusal, the others run alone.
+    private struct Refused: Error {}
+
+    private func run(_ jobs: [Job]) async -> [Outcome] {
+        let outcomes = Mutex([Outcome](repeating: .runAlone, count: jobs.count))
+        // The batch's statements are bounded by the earliest of its creates' deadlines.
+        let deadline = jobs.compactMap(\.locals.deadline).min()
+        do {
+            try await Deadline.$current.withValue(deadline) {
+                try await pool.withConnection { connection in
+                    try await connection.pipelinedTransaction { connection, opening in
+                        let check = jobs.lazy.compactMap(\.check).first?.statement
+                        let results = try await connection.pipeline(opening + [check].compactMap { $0 } + jobs.map(\.statement))
+                        var index = opening.count
+                        if check != nil {
+                            let verdict = results[index]
+                            index += 1
+                            var refused = false
+                            for (position, job) in jobs.enumerated() {
+                                do { try job.check?.inspect(verdict) } catch {
+                                    outcomes.withLock { $0[position] = .failed(error) }
+                                    refused = true
+                                }
+                            }
+                            if refused { throw Refused() }
+                        }
+                        for (position, job) in jobs.enumerated() {
+                            guard let row = results[index + position].first else {
+                                outcomes.withLock { $0[position] = .schemaChanged }
+                                continue
+                            }
+                            let created = try await job.locals.bound { try await job.finish(connection, row) }
+                            outcomes.withLock { $0[position] = .created(created) }
+                        }
+                        return ((), [])
+                    }
+                }
+            }
+            return outcomes.withLock { $0 }
+        } catch let unknown as CommitOutcomeUnknown {
+            // The commit may have been applied: running a create again could make it twice.
+            return jobs.map { _ in .failed(unknown) }
+        } catch {
+            // Rolled back, or never begun: nothing of any create was written.
+            return outcomes.withLock { outcomes in
+                outcomes.map { outcome in
+                    if case .failed = outcome { return outcome }
+                    return .runAlone
+                }
+            }
+        }
+    }
+}
+
+/// The task-locals of a create that what it writes in a batch's transaction reads: the command it answers (its
+/// event's correlation and causation), its trace, its app and its deadline.
+struct RequestLocals: Sendable {
+    var message = MessageContext.current
+    var trace = TraceContext.current
+    var app = AppContext.current
+    var deadline = Deadline.current
+
+    func bound<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        try await MessageContext.$current.withValue(message) {
+            try await TraceContext.$current.withValue(trace) {
+                try await AppContext.$current.withValue(app) { try await body() }
+            }
+        }
+    }
+}

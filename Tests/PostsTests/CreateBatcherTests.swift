@@ -1,0 +1,117 @@
+import Contracts
+import Foundation
+import ParseWire
+import Runtime
+import Storage
+import Testing
+@testable import PostsCore
+
+/// Creates sharing a transaction (`CreateBatcher`), against a scratch database. The class's table is locked while
+/// the first create waits in its INSERT, so that the next creates queue up behind it and go as one batch.
+@Suite(.serialized, .enabled(if: PostsDatabase.isConfigured, "needs PARSE_TEST_DATABASE_URL (run with `deploy/stack test`)"))
+struct CreateBatcherTests {
+    struct Stack {
+        var pool: PostgresPool
+        var batcher: CreateBatcher
+        var schemas = SchemaCache()
+
+        /// The created object's id, or the create's Parse error.
+        func create(_ body: String, as identity: Identity = .anonymous) async throws -> Result<String, ParseError> {
+            var configuration = PostsConfiguration()
+            configuration.allowCustomObjectId = true
+            let context = RequestContext(identity: identity, serverURL: "http://127.0.0.1:1337/parse",
+                                         configuration: configuration, requestId: "r", schemas: schemas,
+                                         creates: batcher)
+            let request = RESTRequest(method: "POST", path: "classes/Cat", query: [:], body: body, serverURL: context.serverURL)
+            do {
+                let response = try await PostsHandler(context: context).handle(request, connections: .pool(pool))
+                #expect(response.status == 201)
+                return .success(try #require(PostsDatabase.json(response)["objectId"]?.stringValue))
+            } catch let error as ParseError {
+                return .failure(error)
+            }
+        }
+
+        func objects() async throws -> [String] {
+            try await pool.query("SELECT \"objectId\" FROM classes.\"Cat\" ORDER BY \"objectId\"").rows.compactMap { $0["objectId"] }
+        }
+
+        func eventObjectIds() async throws -> [String] {
+            try await pool.query("SELECT payload->'data'->>'objectId' AS id FROM outbox ORDER BY 1").rows.compactMap { $0["id"] }
+        }
+    }
+
+    /// Runs `first` while the class's table is locked, waits until it is blocked in its INSERT, runs `then` (creates
+    /// that queue behind it) until `queued` of them wait, and lets the table go.
+    static func behindALock(_ stack: Stack, queued: Int, first: @escaping @Sendable () async throws -> Result<String, ParseError>,
+                            then: [@Sendable () async throws -> Result<String, ParseError>]) async throws -> [Result<String, ParseError>] {
+        let locked = AsyncStream<Void>.makeStream()
+        let release = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await stack.pool.withConnection { connection in
+                try await connection.transaction { connection in
+                    _ = try await connection.query("LOCK TABLE classes.\"Cat\" IN EXCLUSIVE MODE")
+                    locked.continuation.yield()
+                    for await _ in release.stream { break }
+                }
+            }
+        }
+        for await _ in locked.stream { break }
+        let head = Task { try await first() }
+        try await waitUntil("the first create waits for the lock") { try await stack.pool.query("SELECT count(*) AS n FROM pg_locks WHERE NOT granted").first?.int("n") == 1 }
+        let rest = then.map { create in Task { try await create() } }
+        try await waitUntil("\(queued) creates wait for the batch") { stack.batcher.waitingCount == queued }
+        release.continuation.yield()
+        try await holder.value
+        var answers = [try await head.value]
+        for task in rest { answers.append(try await task.value) }
+        return answers
+    }
+
+    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<500 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("timed out waiting until \(what)")
+    }
+
+    static func withStack(_ body: (Stack) async throws -> Void) async throws {
+        try await PostsDatabase.withScratch { pool in
+            let stack = Stack(pool: pool, batcher: CreateBatcher(pool: pool))
+            // The class, then its schema in the cache (the create after the one that made the class reads it):
+            // creates go together only with a schema known already.
+            #expect(try await stack.create(#"{"objectId":"first0001","name":"a"}"#, as: .master) == .success("first0001"))
+            #expect(try await stack.create(#"{"objectId":"first0002","name":"b"}"#, as: .master) == .success("first0002"))
+            try await body(stack)
+        }
+    }
+
+    @Test func createsThatArriveTogetherAreWrittenTogetherEachWithItsEvent() async throws {
+        try await Self.withStack { stack in
+            let names = (1...4).map { "cat \($0)" }
+            let answers = try await Self.behindALock(stack, queued: 3, first: { try await stack.create(#"{"name":"cat 0"}"#) },
+                                                     then: names.dropFirst().map { name in { try await stack.create(#"{"name":"\#(name)"}"#) } })
+            let ids = answers.compactMap { try? $0.get() }
+            #expect(Set(ids).count == 4)
+            #expect(try await stack.objects() == (ids + ["first0001", "first0002"]).sorted())
+            #expect(try await stack.eventObjectIds() == (ids + ["first0001", "first0002"]).sorted(), "one event for each object")
+            #expect(stack.batcher.waitingCount == 0)
+        }
+    }
+
+    /// A duplicate objectId aborts the shared transaction: the others of its batch are written alone, and the
+    /// duplicate gets its own error.
+    @Test func aCreateThatFailsInABatchLeavesTheOthersToBeWrittenAlone() async throws {
+        try await Self.withStack { stack in
+            let bodies = [#"{"objectId":"other0001"}"#, #"{"objectId":"first0001"}"#, #"{"objectId":"other0002"}"#]
+            let answers = try await Self.behindALock(stack, queued: 3, first: { try await stack.create(#"{"objectId":"head00001"}"#) },
+                                                     then: bodies.map { body in { try await stack.create(body) } })
+            #expect(answers.map { try? $0.get() } == ["head00001", "other0001", nil, "other0002"], "\(answers)")
+            if case .failure(let error) = answers[2] { #expect(error.code == .duplicateValue) }
+            let stored = ["first0001", "first0002", "head00001", "other0001", "other0002"]
+            #expect(try await stack.objects() == stored)
+            #expect(try await stack.eventObjectIds() == stored, "one event for each object, none for the duplicate")
+        }
+    }
+}
