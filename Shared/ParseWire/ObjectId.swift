@@ -1,17 +1,21 @@
+import Runtime
+
 /// New objectIds: 10 characters of `[A-Za-z0-9]`, as parse-server makes them.
 public enum ObjectId {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
-    /// `SystemRandomNumberGenerator` reads the kernel's cryptographic source (getrandom on Linux), so ids cannot
-    /// be guessed from earlier ones. Rejection sampling keeps every character equally likely.
+    /// The bytes come from the kernel's cryptographic source (`RandomPool`, which reads it 4 KB at a time: drawn a
+    /// byte at a time, each byte cost a system call), so ids cannot be guessed from earlier ones. Rejection
+    /// sampling keeps every character equally likely.
     public static func make(length: Int = 10) -> String {
-        var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
         while bytes.count < length {
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            // 248 = 4 * 62: values at or above it would favour the first characters.
-            if byte < 248 { bytes.append(alphabet[Int(byte) % alphabet.count]) }
+            // A few more than needed: about one byte in thirty is rejected.
+            for byte in RandomPool.bytes(length - bytes.count + 2) where bytes.count < length {
+                // 248 = 4 * 62: values at or above it would favour the first characters.
+                if byte < 248 { bytes.append(alphabet[Int(byte) % alphabet.count]) }
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

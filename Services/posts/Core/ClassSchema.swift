@@ -31,8 +31,11 @@ public struct ClassSchema: Sendable {
 
     /// The version of the permissions `/schemas` shows for the class (`PermissionsVersion`).
     var permissionsVersion: String {
-        PermissionsVersion.of(.object(classLevelPermissions ?? Self.defaultPermissions))
+        classLevelPermissions.map { PermissionsVersion.of(.object($0)) } ?? Self.defaultPermissionsVersion
     }
+
+    /// Every event of a class without permissions of its own carries it: worked out once.
+    private static let defaultPermissionsVersion = PermissionsVersion.of(.object(defaultPermissions))
 
     static let defaultPermissions: [String: JSONValue] = {
         var permissions: [String: JSONValue] = [:]
