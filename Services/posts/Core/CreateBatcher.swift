@@ -62,8 +62,13 @@ final class CreateBatcher: Sendable {
         Task.detached { [self] in
             var batch = jobs
             while true {
-                let outcomes = await run(batch)
-                for (job, outcome) in zip(batch, outcomes) { job.answer.resume(returning: outcome) }
+                // A create whose time is up waited in vain: it is answered alone (with its deadline's error), and
+                // does not take the batch's statements down with it.
+                let late = batch.filter { $0.locals.deadline?.hasPassed == true }
+                for job in late { job.answer.resume(returning: .runAlone) }
+                let due = batch.filter { $0.locals.deadline?.hasPassed != true }
+                let outcomes = due.isEmpty ? [] : await run(due)
+                for (job, outcome) in zip(due, outcomes) { job.answer.resume(returning: outcome) }
                 let next = queue.withLock { queue -> [Job]? in
                     guard !queue.waiting.isEmpty else {
                         queue.running = false
