@@ -91,17 +91,15 @@ public struct CloudTriggers: Sendable {
         }
     }
 
-    /// One run of `body`, checked against the list it started with (`TriggerRegistry.decidedWith`).
+    /// One run of `body`, checked against the list it started with.
     private func checkingRegistrations<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let registry = self.registry
-        let passed = RegistrationsCheck()
+        let passed = RegistrationsCheck(decidedWith: registry.loadedGeneration)
         let check = TransactionCheck(CacheGenerations.statement(AdvanceCacheGeneration.hooks)) { result in
             try passed.require(result.first?.int("generation").map(Int64.init), registry: registry)
         }
-        return try await TriggerRegistry.$decidedWith.withValue(registry.loadedGeneration) {
-            try await RegistrationsCheck.$current.withValue(passed) {
-                try await TransactionCheck.$current.withValue(check) { try await body() }
-            }
+        return try await RegistrationsCheck.$current.withValue(passed) {
+            try await TransactionCheck.$current.withValue(check) { try await body() }
         }
     }
 

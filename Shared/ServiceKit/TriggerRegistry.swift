@@ -63,21 +63,19 @@ public final class TriggerRegistry: Sendable {
     /// The generation of the registrations the list holds; -1 before the first load.
     public var generation: Int64 { state.withLock { $0.generation } }
 
-    /// The generation of the list a request decides with: taken before it looks anything up (every later look-up
-    /// returns this list or a newer one), so a reload meanwhile cannot make an older decision pass for current.
-    /// -1 while no list is loaded.
-    @TaskLocal static var decidedWith: Int64?
-
+    /// The generation of the list loaded now, -1 while none is. A request takes it before it looks anything up
+    /// (every later look-up returns this list or a newer one) and is checked against it (`RegistrationsCheck`), so
+    /// a reload meanwhile cannot make an older decision pass for current.
     var loadedGeneration: Int64 { state.withLock { $0.byClass == nil ? -1 : $0.generation } }
 
-    /// Throws `StaleTriggerList` when the list the request decides with (`decidedWith`, else the current one) is
+    /// Throws `StaleTriggerList` when the list a request decides with (`decidedWith`, else the current one) is
     /// older than `stored`, the generation the request read in its service's database. A process that has not
     /// loaded a list yet (it has just started, or Cloud Code has been unreachable since) throws too once
     /// registrations have ever existed (`stored` above 0): a request decided without them would skip triggers in
     /// force; with none ever registered it goes ahead.
-    public func requireCurrent(_ stored: Int64?) throws(StaleTriggerList) {
+    public func requireCurrent(_ stored: Int64?, decidedWith: Int64? = nil) throws(StaleTriggerList) {
         guard let stored, stored > 0 else { return }
-        if (Self.decidedWith ?? loadedGeneration) < stored { throw StaleTriggerList(generation: stored) }
+        if (decidedWith ?? loadedGeneration) < stored { throw StaleTriggerList(generation: stored) }
     }
 
     /// Reloads the list until it holds generation `generation` or later (one try; it stays as it was when Cloud

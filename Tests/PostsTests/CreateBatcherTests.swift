@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ParseWire
 import Runtime
+import ServiceKit
 import Storage
 import Testing
 @testable import PostsCore
@@ -14,17 +15,23 @@ struct CreateBatcherTests {
         var pool: PostgresPool
         var batcher: CreateBatcher
         var schemas = SchemaCache()
+        /// Each create runs as the service runs it, checked against its trigger list.
+        var cloud: CloudTriggers?
 
         /// The created object's id, or the create's Parse error.
         func create(_ body: String, as identity: Identity = .anonymous) async throws -> Result<String, ParseError> {
             var configuration = PostsConfiguration()
             configuration.allowCustomObjectId = true
             let context = RequestContext(identity: identity, serverURL: "http://127.0.0.1:1337/parse",
-                                         configuration: configuration, requestId: "r", schemas: schemas,
+                                         configuration: configuration, requestId: "r", cloud: cloud, schemas: schemas,
                                          creates: batcher)
             let request = RESTRequest(method: "POST", path: "classes/Cat", query: [:], body: body, serverURL: context.serverURL)
+            let pool = self.pool
+            @Sendable func handle() async throws -> RESTResponse {
+                try await PostsHandler(context: context).handle(request, connections: .pool(pool))
+            }
             do {
-                let response = try await PostsHandler(context: context).handle(request, connections: .pool(pool))
+                let response = if let cloud { try await cloud.withCurrentRegistrations(handle) } else { try await handle() }
                 #expect(response.status == 201)
                 return .success(try #require(PostsDatabase.json(response)["objectId"]?.stringValue))
             } catch let error as ParseError {
@@ -42,9 +49,10 @@ struct CreateBatcherTests {
     }
 
     /// Runs `first` while the class's table is locked, waits until it is blocked in its INSERT, runs `then` (creates
-    /// that queue behind it) until `queued` of them wait, and lets the table go.
+    /// that queue behind it) until `queued` of them wait, runs `whileQueued`, and lets the table go.
     static func behindALock(_ stack: Stack, queued: Int, first: @escaping @Sendable () async throws -> Result<String, ParseError>,
-                            then: [@Sendable () async throws -> Result<String, ParseError>]) async throws -> [Result<String, ParseError>] {
+                            then: [@Sendable () async throws -> Result<String, ParseError>],
+                            whileQueued: () async throws -> Void = {}) async throws -> [Result<String, ParseError>] {
         let locked = AsyncStream<Void>.makeStream()
         let release = AsyncStream<Void>.makeStream()
         let holder = Task {
@@ -61,6 +69,7 @@ struct CreateBatcherTests {
         try await waitUntil("the first create waits for the lock") { try await stack.pool.query("SELECT count(*) AS n FROM pg_locks WHERE NOT granted").first?.int("n") == 1 }
         let rest = then.map { create in Task { try await create() } }
         try await waitUntil("\(queued) creates wait for the batch") { stack.batcher.waitingCount == queued }
+        try await whileQueued()
         release.continuation.yield()
         try await holder.value
         var answers = [try await head.value]
@@ -112,6 +121,29 @@ struct CreateBatcherTests {
             let stored = ["first0001", "first0002", "head00001", "other0001", "other0002"]
             #expect(try await stack.objects() == stored)
             #expect(try await stack.eventObjectIds() == stored, "one event for each object, none for the duplicate")
+        }
+    }
+
+    /// A create decided with its request's trigger list waits behind a batch while a registration is answered and
+    /// the service's list reloaded. Its batch's check runs in the batch's task, not the create's: it must still judge
+    /// the list the create was decided with, refuse it, and the create runs again with its new trigger.
+    @Test func aCreateDecidedWithAnOlderTriggerListIsRefusedInItsBatch() async throws {
+        try await Self.withStack { stack in
+            let runner = InMemoryTriggerRunner()
+            let registry = TriggerRegistry(runner: runner, logger: PostsDatabase.logger)
+            await registry.reload()
+            var guarded = stack
+            guarded.cloud = CloudTriggers(service: .posts, registry: registry, runner: runner)
+            let checked = guarded
+            let answers = try await Self.behindALock(stack, queued: 1, first: { try await checked.create(#"{"name":"head"}"#) },
+                                                     then: [{ try await checked.create(#"{"name":"late"}"#) }]) {
+                runner.register(.beforeSave, "Cat")
+                _ = try await stack.pool.query("UPDATE cache_generations SET generation = $1 WHERE cache = 'hooks'",
+                                               [Int(runner.generation)])
+                await registry.reload()
+            }
+            #expect(answers.allSatisfy { (try? $0.get()) != nil }, "\(answers)")
+            #expect(runner.calls.map(\.trigger.key.triggerName) == [.beforeSave], "the late create's trigger, once")
         }
     }
 }
