@@ -119,8 +119,9 @@ import Testing
                 let client = try RawHTTPClient(port: port)
                 try client.send("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: \(8 << 20)\r\n\r\n")
                 try client.send(testPattern(1 << 20))
-                // Leave only once the reader has taken parts, so the body is known to be under way.
-                let deadline = ContinuousClock.now + .seconds(5)
+                // Leave only once the reader has taken parts, so the body is known to be under way. The reader is a
+                // task of the cooperative pool, which the suites running beside this one can keep busy for seconds.
+                let deadline = ContinuousClock.now + .seconds(30)
                 while events.partSizes.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
                 return !events.partSizes.isEmpty
                 // The client object closes its socket here.
