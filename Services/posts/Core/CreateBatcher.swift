@@ -94,21 +94,29 @@ final class CreateBatcher: Sendable {
             try await Deadline.$current.withValue(deadline) {
                 try await pool.withConnection { connection in
                     try await connection.pipelinedTransaction { connection, opening in
-                        let check = jobs.lazy.compactMap(\.check).first?.statement
-                        let results = try await connection.pipeline(opening + [check].compactMap { $0 } + jobs.map(\.statement))
-                        var index = opening.count
-                        if check != nil {
-                            let verdict = results[index]
-                            index += 1
-                            var refused = false
-                            for (position, job) in jobs.enumerated() {
-                                do { try job.check?.inspect(verdict) } catch {
-                                    outcomes.withLock { $0[position] = .failed(error) }
-                                    refused = true
-                                }
+                        // Each check statement once: the creates' checks all read the same generation (the trigger
+                        // list's), and each judges it against its own create's decision.
+                        var checks: [PostgresStatement] = []
+                        let checkOf = jobs.map { job in
+                            job.check.map { check in
+                                if let index = checks.firstIndex(where: { $0.sql == check.statement.sql
+                                    && $0.parameters == check.statement.parameters }) { return index }
+                                checks.append(check.statement)
+                                return checks.count - 1
                             }
-                            if refused { throw Refused() }
                         }
+                        let results = try await connection.pipeline(opening + checks + jobs.map(\.statement))
+                        let verdicts = results[opening.count...].prefix(checks.count).map { $0 }
+                        var refused = false
+                        for (position, job) in jobs.enumerated() {
+                            guard let check = job.check, let index = checkOf[position] else { continue }
+                            do { try check.inspect(verdicts[index]) } catch {
+                                outcomes.withLock { $0[position] = .failed(error) }
+                                refused = true
+                            }
+                        }
+                        if refused { throw Refused() }
+                        let index = opening.count + checks.count
                         for (position, job) in jobs.enumerated() {
                             guard let row = results[index + position].first else {
                                 outcomes.withLock { $0[position] = .schemaChanged }

@@ -133,7 +133,7 @@ struct ObjectWriter {
     static func prepareInsert(_ className: String, _ plan: WritePlan, schema: ClassSchema,
                               ifStill fingerprint: String?) throws -> PreparedInsert {
         let objectId = plan.objectId ?? ObjectId.make()
-        let now = now()
+        let now = Self.now()
         let createdAt = plan.createdAt ?? now, updatedAt = plan.updatedAt ?? plan.createdAt ?? now
         var parameters = SQLParameters()
         var columns = ["\"objectId\"", "\"createdAt\"", "\"updatedAt\""]
