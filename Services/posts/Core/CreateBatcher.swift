@@ -31,6 +31,9 @@ final class CreateBatcher: Sendable {
 
     private let pool: PostgresPool
     private let queue = Mutex<(waiting: [Job], running: Bool)>(([], false))
+    /// The task that writes the batches while creates keep coming, stopped with the service
+    /// (`BackgroundJob.owning`) once its commands have drained.
+    let tasks = OwnedTasks("create batches")
 
     init(pool: PostgresPool) {
         self.pool = pool
@@ -57,9 +60,10 @@ final class CreateBatcher: Sendable {
     }
 
     /// Runs `jobs`, then what arrived meanwhile, until nothing waits. Detached: a batch takes none of the task-locals
-    /// of the create that started it; each create's part runs with its own (`RequestLocals`).
+    /// of the create that started it; each create's part runs with its own (`RequestLocals`). Once the service is
+    /// stopping, the creates are left to run alone.
     private func start(_ jobs: [Job]) {
-        Task.detached { [self] in
+        let started = tasks.spawnDetached { [self] in
             var batch = jobs
             while true {
                 // A create whose time is up waited in vain: it is answered alone (with its deadline's error), and
@@ -81,6 +85,12 @@ final class CreateBatcher: Sendable {
                 batch = next
             }
         }
+        guard !started else { return }
+        let waiting = queue.withLock { queue in
+            defer { queue = ([], false) }
+            return queue.waiting
+        }
+        for job in jobs + waiting { job.answer.resume(returning: .runAlone) }
     }
 
     /// A check refused a create: the transaction rolls back, that create gets the refusal, the others run alone.

@@ -59,6 +59,7 @@ public enum PostsService: BuildableService {
         let runtimeSettings = RuntimeSettings(pool: pool, owner: PostsRuntimeSettings(startUp: posts))
         CacheGenerations.register(&handlers.router, pool: pool)
         let creates = CreateBatcher(pool: pool)
+        handlers.jobs.append(.owning(creates.tasks))
         handlers.router.register(RelationMembers.type, RelationMembers.self) { command, _ in
             try await pool.withConnection { try await RelationMembersHandler.members(command.payload, on: $0, schemas: schemas) }
         }
