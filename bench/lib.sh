@@ -104,6 +104,16 @@ stack_cpu_ticks() {
     echo "postgres=$ticks"
 }
 
+# Every run starts from vacuumed tables, so that it does not pay for the dead rows the run before it left (a
+# vacuum of pgbench's accounts, started by autovacuum, used to land in the votes spread run), and right after a
+# checkpoint, so that none starts during it: the WAL of the earlier runs (pgbench's initialisation, a vote's 2.6 KB)
+# used to bring a checkpoint (one per ~530 MB at the default max_wal_size of 1 GB), with its full-page writes,
+# into a later run; in bench/objects.sh it gave creates a p99 of 200-300 ms (bench/votes.md, bench/objects.md).
+settle_database() {
+    "$PG_BIN/vacuumdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres --all --quiet
+    psql_db postgres -c "CHECKPOINT" >/dev/null
+}
+
 # "gateway 63, posts 120, ..." : microseconds of CPU per request of each process that used any, between two
 # stack_cpu_ticks snapshots ($1, $2), over $3 requests.
 cpu_per_request() {

@@ -80,10 +80,17 @@ cleanup() {
 declare -A RESULTS=() CPU=()
 
 
+# A wrk run (lib.sh's `measure_wrk`) on a settled database, as each pgbench run is.
+measure_run() {
+    settle_database
+    measure_wrk "$@"
+}
+
 # pgbench with the same number of clients, one thread, like wrk.
 measure_pgbench() {
     local name=$1 output tps latency
     shift
+    settle_database
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     "$PG_BIN/pgbench" -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -c "$CONNECTIONS" -j 1 -T "$WARMUP" "$@" "$PGBENCH_DB" >/dev/null 2>&1
     local before
@@ -234,9 +241,9 @@ run_apps() {
     write_app_scripts
     measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
     measure_pgbench pgbench-select -S
-    measure_wrk create "$BASE/classes/BenchCreate" "$WORK_DIR/create-apps.lua"
+    measure_run create "$BASE/classes/BenchCreate" "$WORK_DIR/create-apps.lua"
     fill_apps
-    measure_wrk get-small "$BASE/classes/$CLASS" "$WORK_DIR/get-apps.lua"
+    measure_run get-small "$BASE/classes/$CLASS" "$WORK_DIR/get-apps.lua"
     print_header "Spread over $APPS apps, each request to one at random; $SMALL objects in all."
     baseline_row "pgbench INSERT one row (baseline)" pgbench-insert
     baseline_row "pgbench -S select-only (baseline)" pgbench-select
@@ -264,7 +271,7 @@ measure_metrics_cost() {
     script=$(get_script "$SMALL")
     for run in "${METRICS_RUNS[@]}"; do
         restart_with_metrics "$([[ $run == on-* ]] && echo 1 || echo 0)" gateway posts
-        measure_wrk "get-metrics-$run" "$BASE/classes/$CLASS" "$script"
+        measure_run "get-metrics-$run" "$BASE/classes/$CLASS" "$script"
     done
 }
 
@@ -328,19 +335,19 @@ main() {
     fi
     measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
     measure_pgbench pgbench-select -S
-    measure_wrk create "$BASE/classes/BenchCreate" "$WORK_DIR/create.lua"
+    measure_run create "$BASE/classes/BenchCreate" "$WORK_DIR/create.lua"
     # The floor of the path: gateway, RabbitMQ and the posts service, which refuses the class name before any SQL.
-    measure_wrk floor "$BASE/classes/1NoSuchClass" "" refusals
+    measure_run floor "$BASE/classes/1NoSuchClass" "" refusals
 
     fill_class "$SMALL"
     curl -sf -H "X-Parse-Application-Id: $APP_ID" "$BASE/classes/$CLASS?order=-votes&limit=25" >/dev/null
-    measure_wrk get-small "$BASE/classes/$CLASS" "$(get_script "$SMALL")"
-    measure_wrk query-small "$BASE/classes/$CLASS?order=-votes&limit=25"
+    measure_run get-small "$BASE/classes/$CLASS" "$(get_script "$SMALL")"
+    measure_run query-small "$BASE/classes/$CLASS?order=-votes&limit=25"
     measure_metrics_cost
 
     fill_class "$LARGE"
-    measure_wrk get-large "$BASE/classes/$CLASS" "$(get_script "$LARGE")"
-    measure_wrk query-large "$BASE/classes/$CLASS?order=-votes&limit=25"
+    measure_run get-large "$BASE/classes/$CLASS" "$(get_script "$LARGE")"
+    measure_run query-large "$BASE/classes/$CLASS?order=-votes&limit=25"
     # Same machine, same run: pgbench select-only again, so the large figures have a baseline of their moment.
     measure_pgbench pgbench-select-2 -S
 

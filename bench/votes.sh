@@ -48,16 +48,6 @@ cleanup() {
 # transaction) of each stack process during the measured run (cpu_per_request in lib.sh).
 declare -A RESULTS=() CPU=()
 
-# Every run starts from vacuumed tables, so that it does not pay for the dead rows the run before it left (a
-# vacuum of pgbench's accounts, started by autovacuum, used to land in the votes spread run), and right after a
-# checkpoint, so that none starts during it: a vote writes about 2.6 KB of WAL, and the WAL of the earlier runs
-# used to bring a checkpoint (one per ~530 MB at the default max_wal_size of 1 GB), with its full-page writes,
-# into a later run (bench/votes.md).
-settle_database() {
-    "$PG_BIN/vacuumdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres --all --quiet
-    psql_db postgres -c "CHECKPOINT"
-}
-
 # A vote run: the database settled first, then lib.sh's measurement (the script sets each request's path).
 measure_votes() {
     settle_database
