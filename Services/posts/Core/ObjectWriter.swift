@@ -17,9 +17,7 @@ struct ObjectWriter {
 
     /// `known`: the class's schema as this transaction read it already, which saves reading it again.
     func create(_ className: String, body: [String: JSONValue], schema known: ClassSchema? = nil) async throws -> Created {
-        try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
-        let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster,
-                                 customObjectId: context.configuration.allowCustomObjectId)
+        let plan = try Self.plan(create: body, context: context)
         if known == nil, mayUseCachedSchema, let cached = Self.cachedSchema(forCreateIn: className, plan, context: context) {
             try PlatformClasses.checkFields(className, plan.wantedTypes)
             do {
@@ -70,9 +68,7 @@ struct ObjectWriter {
         guard let batcher = context.creates, context.once == nil,
               TransactionPreamble.current.map(\.hasCommitted) ?? true else { return nil }
         // Refused the same way, and before the same checks, as `create` would.
-        try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
-        let plan = try WritePlan(body, keepSystemFields: context.identity.isMaster,
-                                 customObjectId: context.configuration.allowCustomObjectId)
+        let plan = try Self.plan(create: body, context: context)
         guard !plan.changesRelations, await context.triggers(of: className) == nil else {
             return nil
         }
@@ -86,6 +82,14 @@ struct ObjectWriter {
         case .schemaChanged, .runAlone: return nil
         case .failed(let error): throw error
         }
+    }
+
+    /// A create's body checked and sorted, after the refusal of the read-only master key: the first steps of every
+    /// create, alone or together.
+    private static func plan(create body: [String: JSONValue], context: RequestContext) throws -> WritePlan {
+        try ClassPermissions.refuseReadOnlyMaster(context.identity, "create")
+        return try WritePlan(body, keepSystemFields: context.identity.isMaster,
+                             customObjectId: context.configuration.allowCustomObjectId)
     }
 
     /// The schema this process read last, when it has every field the create sets (with their types) and allows
