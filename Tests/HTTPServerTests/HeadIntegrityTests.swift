@@ -71,6 +71,31 @@ import Testing
         }
     }
 
+    /// Node, and so parse-server, takes request heads of up to 16 KB by default: so does the default connection
+    /// memory, on a kept-alive connection's second request as on its first.
+    @Test func headsOfSixteenKilobytesPassWithTheDefaultMemory() async throws {
+        try await withServer { server, _ in
+            let port = server.port
+            var head = "GET /inspect HTTP/1.1\r\nHost: t\r\n"
+            var index = 0
+            while head.utf8.count < 16 * 1024 - 120 {
+                head += "X-Field-\(index): \(String(repeating: "v", count: 100))\r\n"
+                index += 1
+            }
+            head += "\r\n"
+            let request = head
+            let statuses = try await blocking { () throws -> [Int] in
+                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
+                try client.send(request)
+                let first = try client.readResponse().status
+                try client.send(request)
+                return [first, try client.readResponse().status]
+            }
+            #expect(request.utf8.count > 16 * 1024 - 120)
+            #expect(statuses == [200, 200])
+        }
+    }
+
     @Test func largeHeadsPipelinedAndKeptAliveRequestsPass() async throws {
         try await withServer(configure: { $0.connectionMemoryLimit = 128 * 1024 }) { server, _ in
             let port = server.port
