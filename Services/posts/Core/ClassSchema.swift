@@ -6,12 +6,14 @@ import Storage
 /// One class as `parse_schema` records it.
 public struct ClassSchema: Sendable {
     public var className: String
-    public var fields: [String: FieldType]
+    public var fields: [String: FieldType] { didSet { selectLists = SelectLists() } }
     /// Nil: parse-server's defaults, every operation public.
     public var classLevelPermissions: [String: JSONValue]?
     public var indexes: [String: JSONValue]
     /// See `SchemaStore.fingerprintSQL`; empty for a schema built in memory.
     var fingerprint = ""
+    /// Built from `fields` as they are now: replaced whenever they change.
+    private(set) var selectLists = SelectLists()
 
     public init(className: String, fields: [String: FieldType] = [:],
                 classLevelPermissions: [String: JSONValue]? = nil, indexes: [String: JSONValue] = [:]) {

@@ -13,6 +13,10 @@ struct ValueCodec: Sendable {
 
     /// The select list for a class: every stored field as text the decoder reads.
     static func selectList(_ schema: ClassSchema, table: String = "") -> String {
+        schema.selectLists.list(table: table) { buildSelectList(schema, table: table) }
+    }
+
+    private static func buildSelectList(_ schema: ClassSchema, table: String) -> String {
         let prefix = table.isEmpty ? "" : table + "."
         var columns = [
             "\(prefix)\"objectId\"",
