@@ -11,10 +11,25 @@ import Synchronization
 public final class OwnedTasks: Sendable {
     private struct State {
         var running: [UInt64: Task<Void, Never>] = [:]
+        /// Started, their `Task` not yet recorded: it is made outside the lock (see `start`).
+        var starting: Set<UInt64> = []
+        /// Returned before their `Task` was recorded.
+        var returnedEarly: Set<UInt64> = []
         var next: UInt64 = 0
         var stopping = false
+        /// `stop` has cancelled the running ones: a task recorded after that is cancelled as it is recorded.
+        var cancelling = false
         var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
+
+        var isIdle: Bool { running.isEmpty && starting.isEmpty }
+
+        /// The waiters to resume when none is running any more.
+        mutating func idleWaitersToResume() -> [CheckedContinuation<Void, Never>] {
+            guard isIdle else { return [] }
+            defer { idleWaiters.removeAll() }
+            return Array(idleWaiters.values)
+        }
     }
 
     public let name: String
@@ -40,7 +55,7 @@ public final class OwnedTasks: Sendable {
     }
 
     /// How many are running.
-    public var count: Int { state.withLock { $0.running.count } }
+    public var count: Int { state.withLock { $0.running.count + $0.starting.count } }
 
     /// Waits until none is running, or `grace` has passed; true when none is running. New ones may still start.
     @discardableResult
@@ -63,33 +78,47 @@ public final class OwnedTasks: Sendable {
         // Waited for in a task of its own: a caller that is itself being cancelled (a job that stops) still waits.
         await Task.detached { [self] in
             if grace > .zero { await waitUntilIdle(upTo: grace) }
-            for task in state.withLock({ Array($0.running.values) }) { task.cancel() }
+            let running = state.withLock { state in
+                state.cancelling = true
+                return Array(state.running.values)
+            }
+            for task in running { task.cancel() }
             await waitUntilIdle(upTo: patience)
         }.value
         return count
     }
 
     private func start(detached: Bool, _ body: @escaping @Sendable () async -> Void) -> Bool {
-        state.withLock { state in
-            guard !state.stopping else { return false }
+        // The task is made outside the lock: making one can wake a thread of the pool (a system call), and every
+        // other thread starting or ending a task would wait on the lock meanwhile, as a server's request
+        // threads did under load.
+        let reserved: UInt64? = state.withLock { state in
+            guard !state.stopping else { return nil }
             state.next &+= 1
-            let id = state.next
-            // Made under the lock, so the task's own `finished` (which takes it) always finds its entry.
-            let work: @Sendable () async -> Void = { [self] in
-                await body()
-                finished(id)
-            }
-            state.running[id] = detached ? Task.detached(operation: work) : Task(operation: work)
-            return true
+            state.starting.insert(state.next)
+            return state.next
         }
+        guard let id = reserved else { return false }
+        let work: @Sendable () async -> Void = { [self] in
+            await body()
+            finished(id)
+        }
+        let task = detached ? Task.detached(operation: work) : Task(operation: work)
+        let (cancel, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+            state.starting.remove(id)
+            guard state.returnedEarly.remove(id) == nil else { return (false, state.idleWaitersToResume()) }
+            state.running[id] = task
+            return (state.cancelling, [])
+        }
+        if cancel { task.cancel() }
+        waiters.forEach { $0.resume() }
+        return true
     }
 
     private func finished(_ id: UInt64) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.running.removeValue(forKey: id)
-            guard state.running.isEmpty else { return [] }
-            defer { state.idleWaiters.removeAll() }
-            return Array(state.idleWaiters.values)
+            if state.running.removeValue(forKey: id) == nil { state.returnedEarly.insert(id) }
+            return state.idleWaitersToResume()
         }
         waiters.forEach { $0.resume() }
     }
@@ -103,7 +132,7 @@ public final class OwnedTasks: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state in
-                    guard !state.running.isEmpty, !Task.isCancelled else { return true }
+                    guard !state.isIdle, !Task.isCancelled else { return true }
                     state.idleWaiters[id] = continuation
                     return false
                 }

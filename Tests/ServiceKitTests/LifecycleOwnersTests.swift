@@ -24,6 +24,22 @@ import Testing
         #expect(!tasks.spawn {}, "a task started after the stop began")
     }
 
+    /// A task is made outside the owner's lock, so it can return before its start has recorded it: such tasks,
+    /// started from many threads at once, still leave the count, and the wait for none ends after the last one.
+    @Test func tasksStartedFromManyThreadsAtOnceAllEndAndAreForgotten() async {
+        let tasks = OwnedTasks("test")
+        let ran = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<500 {
+                #expect(tasks.spawn { ran.add(1, ordering: .relaxed) })
+            }
+        }
+        #expect(await tasks.waitUntilIdle(upTo: .seconds(30)))
+        #expect(tasks.count == 0)
+        #expect(ran.load(ordering: .relaxed) == 2_000)
+        #expect(await tasks.stop() == 0)
+    }
+
     @Test func stopCancelsWhatOutlastsTheGraceAndWaitsForIt() async {
         let tasks = OwnedTasks("test")
         let cancelled = Atomic<Bool>(false)
