@@ -190,3 +190,9 @@ measure_wrk() {
     CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
     RESULTS[$name]=$(wrk_figures "$name" "$output" "$refusals")
 }
+
+# measure_wrk on a settled database (settle_database), as each pgbench run of the scripts is.
+measure_wrk_settled() {
+    settle_database
+    measure_wrk "$@"
+}

@@ -80,12 +80,6 @@ cleanup() {
 declare -A RESULTS=() CPU=()
 
 
-# A wrk run (lib.sh's `measure_wrk`) on a settled database, as each pgbench run is.
-measure_run() {
-    settle_database
-    measure_wrk "$@"
-}
-
 # pgbench with the same number of clients, one thread, like wrk.
 measure_pgbench() {
     local name=$1 output tps latency
@@ -241,9 +235,9 @@ run_apps() {
     write_app_scripts
     measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
     measure_pgbench pgbench-select -S
-    measure_run create "$BASE/classes/BenchCreate" "$WORK_DIR/create-apps.lua"
+    measure_wrk_settled create "$BASE/classes/BenchCreate" "$WORK_DIR/create-apps.lua"
     fill_apps
-    measure_run get-small "$BASE/classes/$CLASS" "$WORK_DIR/get-apps.lua"
+    measure_wrk_settled get-small "$BASE/classes/$CLASS" "$WORK_DIR/get-apps.lua"
     print_header "Spread over $APPS apps, each request to one at random; $SMALL objects in all."
     baseline_row "pgbench INSERT one row (baseline)" pgbench-insert
     baseline_row "pgbench -S select-only (baseline)" pgbench-select
@@ -271,7 +265,7 @@ measure_metrics_cost() {
     script=$(get_script "$SMALL")
     for run in "${METRICS_RUNS[@]}"; do
         restart_with_metrics "$([[ $run == on-* ]] && echo 1 || echo 0)" gateway posts
-        measure_run "get-metrics-$run" "$BASE/classes/$CLASS" "$script"
+        measure_wrk_settled "get-metrics-$run" "$BASE/classes/$CLASS" "$script"
     done
 }
 
@@ -335,19 +329,19 @@ main() {
     fi
     measure_pgbench pgbench-insert -f "$WORK_DIR/insert.sql"
     measure_pgbench pgbench-select -S
-    measure_run create "$BASE/classes/BenchCreate" "$WORK_DIR/create.lua"
+    measure_wrk_settled create "$BASE/classes/BenchCreate" "$WORK_DIR/create.lua"
     # The floor of the path: gateway, RabbitMQ and the posts service, which refuses the class name before any SQL.
-    measure_run floor "$BASE/classes/1NoSuchClass" "" refusals
+    measure_wrk_settled floor "$BASE/classes/1NoSuchClass" "" refusals
 
     fill_class "$SMALL"
     curl -sf -H "X-Parse-Application-Id: $APP_ID" "$BASE/classes/$CLASS?order=-votes&limit=25" >/dev/null
-    measure_run get-small "$BASE/classes/$CLASS" "$(get_script "$SMALL")"
-    measure_run query-small "$BASE/classes/$CLASS?order=-votes&limit=25"
+    measure_wrk_settled get-small "$BASE/classes/$CLASS" "$(get_script "$SMALL")"
+    measure_wrk_settled query-small "$BASE/classes/$CLASS?order=-votes&limit=25"
     measure_metrics_cost
 
     fill_class "$LARGE"
-    measure_run get-large "$BASE/classes/$CLASS" "$(get_script "$LARGE")"
-    measure_run query-large "$BASE/classes/$CLASS?order=-votes&limit=25"
+    measure_wrk_settled get-large "$BASE/classes/$CLASS" "$(get_script "$LARGE")"
+    measure_wrk_settled query-large "$BASE/classes/$CLASS?order=-votes&limit=25"
     # Same machine, same run: pgbench select-only again, so the large figures have a baseline of their moment.
     measure_pgbench pgbench-select-2 -S
 

@@ -48,10 +48,9 @@ cleanup() {
 # transaction) of each stack process during the measured run (cpu_per_request in lib.sh).
 declare -A RESULTS=() CPU=()
 
-# A vote run: the database settled first, then lib.sh's measurement (the script sets each request's path).
+# A vote run on a settled database (the script sets each request's path).
 measure_votes() {
-    settle_database
-    measure_wrk "$1" "$BASE/health" "$2"
+    measure_wrk_settled "$1" "$BASE/health" "$2"
 }
 
 # pgbench with the same number of clients, one thread like wrk; -r for the latency percentiles is not available
