@@ -109,6 +109,23 @@ struct CreateBatcherTests {
         }
     }
 
+    /// Once the service stops the batches' task (its commands drained first), a create that still comes is not
+    /// lost nor left waiting: it is written alone, with its event, and nothing stays queued.
+    @Test func createsAfterTheBatchesStoppedAreWrittenAlone() async throws {
+        try await Self.withStack { stack in
+            #expect(await stack.batcher.tasks.stop() == 0)
+            let answers = try await withThrowingTaskGroup(of: Result<String, ParseError>.self) { group in
+                for index in 1...3 { group.addTask { try await stack.create(#"{"name":"late \#(index)"}"#) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let ids = answers.compactMap { try? $0.get() }
+            #expect(ids.count == 3, "\(answers)")
+            #expect(try await stack.objects() == (ids + ["first0001", "first0002"]).sorted())
+            #expect(try await stack.eventObjectIds() == (ids + ["first0001", "first0002"]).sorted(), "one event for each object")
+            #expect(stack.batcher.waitingCount == 0)
+        }
+    }
+
     /// A duplicate objectId aborts the shared transaction: the others of its batch are written alone, and the
     /// duplicate gets its own error.
     @Test func aCreateThatFailsInABatchLeavesTheOthersToBeWrittenAlone() async throws {
