@@ -103,7 +103,7 @@ let package = Package(
                                                  "MetricsHTTP", "GraphQL", "ParseGraphQL"],
                 path: "Services/live/Core"),
         .executableTarget(name: "live", dependencies: ["LiveCore", "Runtime"], path: "Services/live/App"),
-        .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query", "GraphQL"], path: "Tests/LiveTests"),
+        .testTarget(name: "LiveTests", dependencies: ["LiveCore", "ParseWire", "Contracts", "Query", "GraphQL", "Runtime"], path: "Tests/LiveTests"),
 
         // Cloud Code workers in Swift: define functions, jobs and triggers, serve them from a queue, call the API back.
         .target(name: "ParseCloud", dependencies: ["HTTPClient", "Messaging", "Contracts", "ParseWire", "Runtime"],

@@ -38,7 +38,9 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     /// What to do with each trigger's answer, by call number (`runTrigger`).
     var waitingForTriggers: [UInt64: (Result<TriggerResult, ParseError>) -> Void] = [:]
     var triggerCalls: UInt64 = 0
-    var loadingTriggers = false
+    var triggerLoad = TriggerLoad()
+    /// How long after a first unanswered trigger list load it is tried again (doubled after each one after that).
+    let triggerRetryDelay: Duration
     /// Events of classes with an `afterEvent` trigger waiting for the one before them (`LiveQueryHub+AfterEvent`).
     var afterEventBacklog: [String: [HeldEvent]] = [:]
     var afterEventBusy: Set<String> = []
@@ -65,12 +67,13 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     static let maxPendingEvents = 100_000
 
     public init(loop: SocketLoop, backend: any LiveBackend, keys: LiveKeys, limits: RequestComplexity = .unlimited,
-                graphQLLimits: GraphQLLimits = .none, logger: Logger) {
+                graphQLLimits: GraphQLLimits = .none, triggerRetryDelay: Duration = .milliseconds(500), logger: Logger) {
         self.loop = loop
         self.backend = backend
         self.keys = keys
         self.limits = limits
         self.graphQLLimits = graphQLLimits
+        self.triggerRetryDelay = triggerRetryDelay
         graphQL = ParseGraphQLEndpoint()
         self.logger = logger
     }
