@@ -75,13 +75,23 @@ public enum Outbox {
         /// The value for `addAllSQL`'s `claim` parameter: none (NULL) leaves the rows to the relay at once.
         public var claim: String? { lane == nil ? nil : OutboxLane.claim }
 
-        /// `events` are those of the statement, in order; only those whose ids it returned (`added`) leave.
+        /// `events` are those of the statement, in order; only those whose ids it returned (`added`) leave (or, sent
+        /// early, have their rows marked once confirmed).
         public func send(_ events: [EventPublisher.EncodedEvent], added: Set<String>,
                          afterCommitOf connection: PostgresConnection) {
             guard let lane else { return Outbox.wakeRelay(afterCommitOf: connection) }
             let leaving = events.filter { added.contains($0.id.lowercased()) }
+            lane.forget(events.filter { !added.contains($0.id.lowercased()) })
             guard !leaving.isEmpty else { return }
-            connection.afterCommit { lane.send(leaving) }
+            connection.afterCommit { lane.committed(leaving) }
         }
+
+        /// Hands `events` to the broker before the statement that adds their rows has run, for a writer whose event
+        /// ids stay the same whatever happens to its transaction (`OutboxLane.sendEarly`). Without a lane they wait
+        /// for the commit, as every event does. A statement that fails is to be followed by `abandon`.
+        public func sendEarly(_ events: [EventPublisher.EncodedEvent]) { lane?.sendEarly(events) }
+
+        /// The statement that was to add `events`, sent early, did not commit: they will be written later, if at all.
+        public func abandon(_ events: [EventPublisher.EncodedEvent]) { lane?.forget(events) }
     }
 }
