@@ -87,6 +87,35 @@ extension IntegrationSuite {
             #expect(ledger.applied == 1 && ledger.sequences == [1] && ledger.eventIds == 1)
         }
 
+        /// A vote's event leaves as its voter is answered, before the ledger's mark, under the ballot's id; once the
+        /// mark commits, its outbox row is marked and the event is not sent again when the row's claim runs out.
+        @Test func aVotesEventLeavesBeforeItsMarkAndOnlyOnce() async throws {
+            let cls = PostsHTTP.uniqueClass("Cat")
+            let id = try await PostsHTTP.create(cls, ["votes": 0])
+            let consumer = try #require(try VoteConsumerProcess.start(className: cls), "vote-consumer is not built")
+            defer { consumer.stop() }
+            let lock = try TableLock(database: "parse_votes", table: "outbox")
+            defer { lock.release() }
+            let reply = try await VotesAPI.increment(cls, id)
+            #expect(reply.status == 200, "\(reply.text)")
+            var events = consumer.events()
+            for _ in 0..<100 where events.isEmpty {
+                try await Task.sleep(for: .milliseconds(100))
+                events = consumer.events()
+            }
+            let ballots = try VotesAPI.sql("parse_votes", "SELECT ballot_id::text || ' ' || state FROM ballots WHERE class_name = '\(cls)'")
+            let ballotId = try #require(ballots.first?.split(separator: " ").first.map(String.init))
+            #expect(ballots == ["\(ballotId) pending"], "the mark came before the event")
+            #expect(events.map { $0["id"] as? String } == [ballotId])
+            lock.release()
+            let (pending, unpublished) = try await VotesAPI.waitUntilSettled(cls)
+            #expect(pending == 0 && unpublished == 0)
+            #expect(try VotesAPI.sql("parse_votes", "SELECT event_id::text FROM ballots WHERE class_name = '\(cls)'") == [ballotId])
+            // Past the claim (5 s), a row left unmarked would be published again.
+            try await Task.sleep(for: .seconds(6))
+            #expect(consumer.events().count == 1)
+        }
+
         @Test func answerIsParseServersAndAReadAfterSeesTheTotal() async throws {
             let cls = PostsHTTP.uniqueClass("Cat")
             let id = try await PostsHTTP.create(cls, ["votes": 10])

@@ -16,6 +16,8 @@ import Testing
             var recorded: [String: Ballot] = [:]
             var stored: [String: BallotLedger.Existing] = [:]
             var settled: [String: BallotResult] = [:]
+            /// The events handed to the broker before their mark, by id, with their bodies.
+            var published: [String: String] = [:]
             var failing = false
         }
 
@@ -35,6 +37,12 @@ import Testing
                     }
                 }
                 return existing
+            }
+        }
+
+        func publishEarly(_ settlement: BallotLedger.Settlement) {
+            state.withLock { state in
+                for event in settlement.events { state.published[event.id] = String(decoding: event.body, as: UTF8.self) }
             }
         }
 
@@ -96,6 +104,32 @@ import Testing
         #expect(bus.calls.count < n)
         await Self.waitUntilSettled(ledger, n)
         #expect(ledger.settledCount == n)
+    }
+
+    /// A vote's event leaves as its voter is answered, not a ledger trip later, under the ballot's own id: a retry
+    /// or the recovery that marks the ballot later writes the same event.
+    @Test func anAppliedBallotsEventLeavesBeforeItsVoterIsAnswered() async throws {
+        let ledger = MemoryLedger(), bus = InMemoryBus()
+        Self.posts(on: bus)
+        let ballot = Self.ballot()
+        let answer = try await Self.batcher(ledger, bus).submit(ballot, recorded: false)
+        let published = ledger.state.withLock { $0.published }
+        guard case .applied(let outcome) = answer else {
+            Issue.record("not sent to posts")
+            return
+        }
+        #expect(try outcome.get().total == 1)
+        #expect(Array(published.keys) == [ballot.ballotId.lowercased()])
+        let body = JSONValue.parse(Array((published.values.first ?? "").utf8))
+        #expect(body?["id"] == .string(ballot.ballotId.lowercased()) && body?["type"] == .string("vote.cast.v1"))
+        #expect(body?["data"]?["ballotId"] == .string(ballot.ballotId) && body?["data"]?["total"] == .number(1))
+    }
+
+    @Test func aRefusedBallotHasNoEvent() async throws {
+        let ledger = MemoryLedger(), bus = InMemoryBus()
+        Self.posts(on: bus) { _ in ParseError(.objectNotFound, "Object not found.") }
+        _ = try await Self.batcher(ledger, bus).submit(Self.ballot(), recorded: false)
+        #expect(ledger.state.withLock { $0.published.isEmpty })
     }
 
     @Test func aRefusalIsAnsweredOnlyOnceTheLedgerMarkedIt() async throws {

@@ -12,8 +12,9 @@ import Runtime
 /// transaction, marks what `posts` answered for the round before; the second is the `posts` call. A ballot `posts`
 /// applied is answered then, before the ledger marks it: it is durable already (pending in the ledger, applied in
 /// `posts`, which answers the recovery or a retry with the outcome it kept), so the mark is bookkeeping the voter
-/// need not wait for. A refusal is answered once it is marked: sent again by the recovery, a ballot refused for
-/// its object's ACL could be applied if the ACL changed meanwhile.
+/// need not wait for. Its event leaves just before its answer, under the ballot's id, and its outbox row is written
+/// with the mark (`BallotLedger.publishEarly`). A refusal is answered once it is marked: sent again by the
+/// recovery, a ballot refused for its object's ACL could be applied if the ACL changed meanwhile.
 actor BallotBatcher {
     /// What `submit` gets for a ballot.
     enum Answer: Sendable {
@@ -163,8 +164,11 @@ actor BallotBatcher {
         }
         var byBallot: [String: BallotResult] = [:]
         for result in results { byBallot[result.ballotId] = result }
+        let settlement = BallotLedger.Settlement(ballots: ballots, outcomes: results)
+        // The events go before the answers, so a subscriber hears of a vote as its voter does.
+        ledger.publishEarly(settlement)
         for index in sent.indices { sent[index].step { $0.answered(byBallot[$0.ballot.ballotId]) } }
-        return Unsettled(settlement: .init(ballots: ballots, outcomes: results), sent: sent)
+        return Unsettled(settlement: settlement, sent: sent)
     }
 
     private nonisolated func send(_ ballots: [Ballot]) async throws -> BallotsApplied {

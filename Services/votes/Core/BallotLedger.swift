@@ -18,10 +18,38 @@ struct BallotLedger: Sendable {
         case rejected(Ballot, ParseError)
     }
 
-    /// What `posts` answered for a round, to be marked in the ledger.
+    /// What `posts` answered for a round, to be marked in the ledger, and the events of the ballots it applied.
     struct Settlement: Sendable {
         var ballots: [Ballot]
         var outcomes: [BallotResult]
+        /// One per applied outcome (a sequence: a like that changed nothing has none), in the outcomes' order. Each
+        /// event's id is its ballot's: a ballot marked later by a retry or the recovery gets the same event, so the
+        /// events can leave before the mark commits (`publishEarly`) and still be one event per applied ballot.
+        let applied: [(outcome: BallotResult, event: EventPublisher.EncodedEvent)]
+
+        init(ballots: [Ballot], outcomes: [BallotResult], at time: Date = Date()) {
+            self.ballots = ballots
+            self.outcomes = outcomes
+            let byId = Dictionary(ballots.map { ($0.ballotId, $0) }, uniquingKeysWith: { first, _ in first })
+            let timeText = ParseDate.string(from: time)
+            applied = outcomes.filter { $0.error == nil && $0.total != nil && $0.sequence != nil }.compactMap { outcome in
+                byId[outcome.ballotId].map { ballot in
+                    let id = ballot.ballotId.lowercased()
+                    let event = ballot.event(amount: outcome.amount ?? 0, total: outcome.total ?? 0, sequence: outcome.sequence ?? 0)
+                    return (outcome, EventPublisher.EncodedEvent(id: id, type: event.eventType, routingKey: event.routingKey,
+                                                                 body: Array(event.cloudEventText(id: id, time: timeText).utf8)))
+                }
+            }
+        }
+
+        var events: [EventPublisher.EncodedEvent] { applied.map(\.event) }
+    }
+
+    /// Hands the events of `settlement` to the broker now, before the trip that marks it: a vote's event reaches
+    /// its consumers as its voter is answered, not a ledger commit later. Its row is written by that trip, and
+    /// marked once the broker confirmed the copy sent now (`Outbox.BatchExit.sendEarly`).
+    func publishEarly(_ settlement: Settlement) {
+        Outbox.BatchExit(pool: pool).sendEarly(settlement.events)
     }
 
     /// In one round trip and one transaction: marks `settlement` (see `settleStatement`) and records `ballots`
@@ -37,14 +65,20 @@ struct BallotLedger: Sendable {
         if let settle { statements.append(settle.statement) }
         if !ballots.isEmpty { statements.append(Self.recordStatement(ballots)) }
         guard !statements.isEmpty else { return [:] }
-        let results = try await pool.withConnection { [statements] connection in
-            let results = try await connection.pipeline(statements)
-            // Committed with the pipeline: the events of the ballots marked now are in the outbox, and the settle
-            // statement, sent first, returned their ids.
-            if let settle, let added = results.first {
-                exit.send(settle.events, added: Set(added.rows.compactMap { $0["event_id"] }), afterCommitOf: connection)
+        let results: [PostgresResult]
+        do {
+            results = try await pool.withConnection { [statements] connection in
+                let results = try await connection.pipeline(statements)
+                // Committed with the pipeline: the events of the ballots marked now are in the outbox, and the settle
+                // statement, sent first, returned their ids.
+                if let settle, let added = results.first {
+                    exit.send(settle.events, added: Set(added.rows.compactMap { $0["event_id"] }), afterCommitOf: connection)
+                }
+                return results
             }
-            return results
+        } catch {
+            if let settle { exit.abandon(settle.events) }
+            throw error
         }
         guard !ballots.isEmpty, let inserted = results.last else { return [:] }
         let fresh = Set(inserted.rows.compactMap { $0["ballot_id"] })
@@ -94,23 +128,13 @@ struct BallotLedger: Sendable {
     /// events too, for `Outbox.BatchExit.send`; `claim` is `BatchExit.claim`.
     static func settleStatement(_ settlement: Settlement, claim: String?)
         -> (statement: PostgresStatement, events: [EventPublisher.EncodedEvent]) {
-        let ballots = settlement.ballots, outcomes = settlement.outcomes
-        let byId = Dictionary(ballots.map { ($0.ballotId, $0) }, uniquingKeysWith: { first, _ in first })
-        let refused = outcomes.filter { $0.error != nil && byId[$0.ballotId] != nil }
-        let answered = outcomes.filter { $0.error == nil && $0.total != nil && byId[$0.ballotId] != nil }
-        let unchanged = answered.filter { $0.sequence == nil }
-        let time = Date()
-        let timeText = ParseDate.string(from: time)
-        // One event per applied outcome, in the same order: its id goes with the ballot's row.
-        let applied = answered.filter { $0.sequence != nil }.compactMap { outcome in
-            byId[outcome.ballotId].map { ballot in
-                let id = TimeOrderedUUID.string(at: time)
-                let event = ballot.event(amount: outcome.amount ?? 0, total: outcome.total ?? 0, sequence: outcome.sequence ?? 0)
-                return (outcome: outcome, event: EventPublisher.EncodedEvent(
-                    id: id, type: event.eventType, routingKey: event.routingKey,
-                    body: Array(event.cloudEventText(id: id, time: timeText).utf8)))
-            }
+        let ballotIds = Set(settlement.ballots.map(\.ballotId)), outcomes = settlement.outcomes
+        let refused = outcomes.filter { $0.error != nil && ballotIds.contains($0.ballotId) }
+        let unchanged = outcomes.filter {
+            $0.error == nil && $0.total != nil && $0.sequence == nil && ballotIds.contains($0.ballotId)
         }
+        // One event per applied outcome, in the same order: its id goes with the ballot's row.
+        let applied = settlement.applied
         let literal: ([String]) -> String = PostgresArray.literal
         let statement = PostgresStatement(settleSQL, [
                   literal(refused.map { $0.ballotId }), literal(refused.map { String($0.error?.code.rawValue ?? 1) }),
@@ -122,7 +146,7 @@ struct BallotLedger: Sendable {
                   literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.event.id }),
                   literal(applied.map { $0.event.routingKey }),
                   literal(applied.map { String(decoding: $0.event.body, as: UTF8.self) }), "pending", claim])
-        return (statement, applied.map(\.event))
+        return (statement, settlement.events)
     }
 
     /// The statement `settleStatement` makes. Every part runs whether or not the final INSERT reads it; the outbox rows are
