@@ -27,9 +27,14 @@ extension AMQPConnection {
         /// Send coalescible messages queued together for one queue as one `MessageBatch` (`MessageCoalescer`):
         /// for the connections that carry many small requests or replies (`RPCClient`, `CommandServer`).
         public var batchesMessages: Bool
+        /// Called on the connection's thread each time it connects again after a loss, once its consumers are set
+        /// up: what a private queue received meanwhile is gone with it, so a consumer that keeps state from its
+        /// messages learns that some may have been missed. Must return at once.
+        public var reconnected: (@Sendable () -> Void)?
 
         public init(name: String, topology: Topology = Topology(), consumers: [Consumer] = [], prefetch: Int = 32,
-                    receivesReplies: Bool = false, confirmsPublishes: Bool = false, batchesMessages: Bool = false) {
+                    receivesReplies: Bool = false, confirmsPublishes: Bool = false, batchesMessages: Bool = false,
+                    reconnected: (@Sendable () -> Void)? = nil) {
             self.name = name
             self.topology = topology
             self.consumers = consumers
@@ -37,6 +42,7 @@ extension AMQPConnection {
             self.receivesReplies = receivesReplies
             self.confirmsPublishes = confirmsPublishes
             self.batchesMessages = batchesMessages
+            self.reconnected = reconnected
         }
 
         var stateSetup: ConnectionLoop.State.Setup {

@@ -56,7 +56,10 @@ final class ConnectionLoop {
             session = try open(node, generation: attempt.generation)
             mailbox.connected()
             connection.metrics.connected.set(1)
-            if state.connected() { connection.metrics.reconnects.increment() }
+            if state.connected() {
+                connection.metrics.reconnects.increment()
+                options.reconnected?()
+            }
             connection.logger.info("connected to the message broker", ["amqp.url": node.description])
         } catch {
             session = nil

@@ -65,6 +65,8 @@ struct TriggerListLoadTests {
 /// answering does. Nothing else is asked of it in these tests.
 final class GatedTriggerList: LiveBackend {
     private let waiting = Mutex<[CheckedContinuation<Set<TriggerKey>?, Never>]>([])
+    /// Sessions asked about; every one is answered as unknown.
+    let identityCalls = Mutex<[String]>([])
 
     func triggerKeys() async throws -> Set<TriggerKey> {
         let answer = await withCheckedContinuation { load in waiting.withLock { $0.append(load) } }
@@ -91,7 +93,10 @@ final class GatedTriggerList: LiveBackend {
         return false
     }
 
-    func identity(sessionToken: String) async throws -> Identity { throw ParseError(.invalidSessionToken, "unused") }
+    func identity(sessionToken: String) async throws -> Identity {
+        identityCalls.withLock { $0.append(sessionToken) }
+        throw ParseError(.invalidSessionToken, "Invalid session token")
+    }
     func object(className: String, objectId: String) async throws -> [String: JSONValue]? { nil }
     func schema(className: String) async throws -> [String: JSONValue]? { nil }
     func runTrigger(_ run: RunTrigger, identity: Identity) async throws -> TriggerResult {

@@ -2,6 +2,16 @@ import Contracts
 import ParseWire
 
 extension LiveQueryHub {
+    /// The events sent while the event queue was gone (a lost broker connection) are missed for good: a revoked
+    /// session, a role, a trigger registered, an object's other fields. What was kept from them is read again: the
+    /// sessions are checked again, the trigger list reloaded, and the objects and class rules known are dropped.
+    func eventsResumed() {
+        refreshRoles()
+        reloadTriggers()
+        objects = ObjectCache(capacity: objects.capacity)
+        rules = [:]
+    }
+
     func handle(_ event: LiveEvent) {
         switch event {
         case .sessionRevoked(let userId): revoke(userId: userId)

@@ -71,7 +71,8 @@ public enum LiveService {
             hubs.receive(routingKey: delivery.routingKey, body: delivery.body)
         }
         return AMQPConnection(url: configuration.amqpURL,
-                              options: .init(name: "live-events", topology: topology, consumers: [consumer], prefetch: 1_024),
+                              options: .init(name: "live-events", topology: topology, consumers: [consumer], prefetch: 1_024,
+                                             reconnected: { hubs.eventsResumed() }),
                               logger: logger)
     }
 }
