@@ -43,12 +43,12 @@ final class LiveHubs: SocketLoopDelegate, @unchecked Sendable {
         for hub in all { await hub.stop() }
     }
 
-    /// An event from the broker: to the hub of its app, under the routing key it has for that app.
     /// The event queue came back after a loss of the broker's connection: every hub catches up on what it missed.
     func eventsResumed() {
         for hub in all { hub.onHub { hub.eventsResumed() } }
     }
 
+    /// An event from the broker: to the hub of its app, under the routing key it has for that app.
     func receive(routingKey: String, body: [UInt8]) {
         if routingKey == AppDeleted.routingKey { return deleted(body) }
         guard let app = AppContext.app(ofRoutingKey: routingKey) else { return stack.receive(routingKey: routingKey, body: body) }
