@@ -61,12 +61,15 @@ public enum ServiceHost {
         MetricsSwitch.set(metrics.enabled)
         if metrics.enabled { ProcessMetrics.register() }
         let metricsServer = MetricsServer.start(metrics, logger: logger)
-        try await waitForDatabase(configuration, logger: logger)
+        let startDeadline = ContinuousClock.now + .seconds(120)
+        try await waitForDatabase(configuration, until: startDeadline, logger: logger)
         let pool = PostgresPool(configuration: PostgresConfiguration(url: configuration.databaseURL,
                                                                      poolSize: configuration.databasePoolSize,
                                                                      settings: databaseSettings(definition, configuration)),
                                 logger: logger)
-        let applied = try await Migrator.migrate(definition.migrations, on: pool, logger: logger)
+        let applied = try await migrate(definition.migrations, on: pool, until: startDeadline, logger: logger) {
+            try await waitForDatabase(configuration, until: startDeadline, logger: logger)
+        }
         logger.info("database ready", ["migrations.applied": applied.map(String.init).joined(separator: ",")])
         try await definition.prepare(pool, logger)
 
@@ -146,9 +149,25 @@ public enum ServiceHost {
         return settings
     }
 
+    /// The migrations, run again after a transient failure until `deadline`: on a cluster still forming, the node
+    /// the database waited for can change role before the migrations' connection reaches it ("session is
+    /// read-only", a role not there yet), which ended the service. `waitAgain` waits for the database first.
+    static func migrate(_ migrations: [Migration], on pool: PostgresPool, until deadline: ContinuousClock.Instant,
+                        logger: Logger, waitAgain: () async throws -> Void) async throws -> [Int] {
+        while true {
+            do {
+                return try await Migrator.migrate(migrations, on: pool, logger: logger)
+            } catch let error as PostgresError where error.isTransient && ContinuousClock.now < deadline {
+                logger.warning("database not ready for the migrations yet; retrying", ["error": "\(error)"])
+                try await Task.sleep(for: .milliseconds(500))
+                try await waitAgain()
+            }
+        }
+    }
+
     /// At start-up PostgreSQL may still be starting (compose, a reboot): wait for it instead of crash-looping.
-    private static func waitForDatabase(_ configuration: ServiceConfiguration, logger: Logger) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
+    private static func waitForDatabase(_ configuration: ServiceConfiguration, until deadline: ContinuousClock.Instant,
+                                        logger: Logger) async throws {
         var attempt = 0
         while true {
             do {
