@@ -35,6 +35,13 @@ static inline size_t CMHD_connection_header_size(struct MHD_Connection *connecti
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
 }
+/* How many headers, cookies and query arguments MHD parsed from the request head: each takes one record from
+   the connection's memory, beside the head's bytes. */
+static inline int CMHD_connection_entry_count(struct MHD_Connection *connection)
+{
+    return MHD_get_connection_values_n(connection,
+        (enum MHD_ValueKind)(MHD_HEADER_KIND | MHD_COOKIE_KIND | MHD_GET_ARGUMENT_KIND | MHD_FOOTER_KIND), NULL, NULL);
+}
 /* MHD_upgrade_action is C-variadic too; closing is the one action an upgraded connection needs. */
 static inline enum MHD_Result CMHD_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
 {

@@ -62,6 +62,10 @@ private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url
                           _ requestPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
     let record = connectionRecord(connection)
     if let record { core.connections.requestBegan(record) }
+    guard core.headSizeLimit.admits(headBytes: CMHD_connection_header_size(connection),
+                                    entries: Int(CMHD_connection_entry_count(connection))) else {
+        return MHDResponseWriter.queue(core.configuration.headTooLarge, on: connection, closeConnection: true)
+    }
     guard HeadIntegrity.isIntact(connection, method: method, url: url, version: version, target: record?.target) else {
         return MHDResponseWriter.queue(core.configuration.badRequest, on: connection, closeConnection: true)
     }
@@ -69,8 +73,17 @@ private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url
     switch core.headPolicy.verdict(for: head.headers) {
     case .badRequest:
         return MHDResponseWriter.queue(core.configuration.badRequest, on: connection, closeConnection: true)
-    case .payloadTooLarge:
-        return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: true)
+    case .payloadTooLarge(let declaredLength):
+        // A client that sends its whole body before reading the answer would see the close reset its upload (a
+        // broken pipe) instead of the 413: a body up to twice the limit is drained first, as Node drains one. One
+        // that waits for `100 Continue` sends none, and is answered at once.
+        guard let declaredLength, declaredLength <= 2 * core.configuration.maxBodyBytes,
+              !head.headers.values("Expect").contains(where: { $0.lowercased() == "100-continue" }) else {
+            return MHDResponseWriter.queue(core.configuration.payloadTooLarge, on: connection, closeConnection: true)
+        }
+        return attach(RequestContext(connection: ConnectionHandle(raw: connection), head: head,
+                                     expectedBodyBytes: declaredLength, tracker: core.tracker,
+                                     refusal: core.configuration.payloadTooLarge), core, requestPointer)
     case .accept(let declaredLength):
         if let upstream = core.configuration.upgradeUpstream, upstream.handles(head) {
             return UpgradeProxy.begin(upstream, relay: core.relay, head, on: connection)
@@ -95,10 +108,16 @@ private func beginRequest(_ core: ServerCore, _ connection: OpaquePointer, _ url
         let context = RequestContext(connection: ConnectionHandle(raw: connection), head: head,
                                      expectedBodyBytes: declaredLength, tracker: core.tracker, reservation: reserved,
                                      refusal: refusal)
-        core.tracker.requestStarted()
-        requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
-        return .YES
+        return attach(context, core, requestPointer)
     }
+}
+
+/// Makes `context` the request's, for MHD's next calls, and counts the request as started.
+private func attach(_ context: RequestContext, _ core: ServerCore,
+                    _ requestPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    core.tracker.requestStarted()
+    requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
+    return .YES
 }
 
 /// A request whose body the responder reads as it arrives: the responder starts now, and the request counts as

@@ -14,13 +14,21 @@ public struct HTTPServerConfiguration: Sendable {
     /// A connection must send a complete request head within this long of its accept or of its previous answer,
     /// however steadily it trickles bytes; 0: no such bound.
     public var headersTimeoutSeconds: Int
-    /// Memory per connection; it bounds the request head, so larger heads get 431. libmicrohttpd zeroes all of it
-    /// before each request of a kept-alive connection, so every request pays for its size. The default, libmicrohttpd's
-    /// own, takes heads of 16 KB, the most Node (and so parse-server) takes by default.
+    /// Memory per connection: the request head, MHD's record of each header and query argument, and the answer's
+    /// head are all built in it. libmicrohttpd zeroes all of it before each request of a kept-alive connection, so
+    /// every request pays for its size. A head that nearly fills it is refused by libmicrohttpd itself, and not
+    /// always with an answer; four times `maxHeadBytes` keeps that far beyond the heads that get 431.
     public var connectionMemoryLimit: Int
+    /// Request heads above this get `headTooLarge` (`HeadSizeLimit`). The default is Node's, and so parse-server's.
+    public var maxHeadBytes = 16 * 1024
     public var maxBodyBytes: Int
     /// Answered when a body exceeds `maxBodyBytes` (status 413 by default).
     public var payloadTooLarge: HTTPResponse
+    /// Answered to a request head too large to answer (`HeadSizeLimit`). Its own head must stay small: it is built
+    /// in what the request's head left of the connection's memory.
+    public var headTooLarge = HTTPResponse(
+        status: 431, headers: ["Content-Type": "application/json"],
+        body: Array(#"{"error":"request header fields too large"}"#.utf8))
     /// Answered to requests the server refuses itself, such as conflicting body lengths (status 400 by default).
     public var badRequest: HTTPResponse
     /// Answered (status 503 by default) to requests still waiting for their responder when a shutdown's grace
@@ -48,7 +56,7 @@ public struct HTTPServerConfiguration: Sendable {
                 perIPConnectionLimit: Int = 0,
                 connectionTimeoutSeconds: Int = 10,
                 headersTimeoutSeconds: Int = 0,
-                connectionMemoryLimit: Int = 32 * 1024,
+                connectionMemoryLimit: Int = 64 * 1024,
                 maxBodyBytes: Int = 20 * 1024 * 1024,
                 payloadTooLarge: HTTPResponse = .json(status: 413, #"{"error":"request entity too large"}"#),
                 badRequest: HTTPResponse = .json(status: 400, #"{"error":"bad request"}"#),

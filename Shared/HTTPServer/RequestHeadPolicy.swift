@@ -7,7 +7,8 @@ struct RequestHeadPolicy: Sendable {
         /// Go on; `declaredLength` is the `Content-Length`, if any, to size the body buffer.
         case accept(declaredLength: Int?)
         case badRequest
-        case payloadTooLarge
+        /// The declared length, when it is a number at all.
+        case payloadTooLarge(declaredLength: Int?)
     }
 
     let maxBodyBytes: Int
@@ -25,8 +26,8 @@ struct RequestHeadPolicy: Sendable {
         }
         guard let length = lengths.first else { return .accept(declaredLength: nil) }
         // MHD has already refused lengths that are not plain digits; anything too long for Int is too large.
-        guard let declared = Int(Self.trimmed(length)) else { return .payloadTooLarge }
-        return declared > maxBodyBytes ? .payloadTooLarge : .accept(declaredLength: declared)
+        guard let declared = Int(Self.trimmed(length)) else { return .payloadTooLarge(declaredLength: nil) }
+        return declared > maxBodyBytes ? .payloadTooLarge(declaredLength: declared) : .accept(declaredLength: declared)
     }
 
     /// RFC 9110's `token`: what a field name must be.

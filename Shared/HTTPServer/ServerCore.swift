@@ -4,6 +4,7 @@ final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let headPolicy: RequestHeadPolicy
+    let headSizeLimit: HeadSizeLimit
     let tracker = RequestTracker()
     /// Carries WebSocket upgrades to `configuration.upgradeUpstream`, when one is set.
     let relay = UpgradeRelay()
@@ -15,6 +16,8 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.responder = responder
         headPolicy = RequestHeadPolicy(maxBodyBytes: configuration.maxBodyBytes)
+        headSizeLimit = HeadSizeLimit(maxHeadBytes: configuration.maxHeadBytes,
+                                      connectionMemory: max(4096, configuration.connectionMemoryLimit))
         bodyBudget = configuration.bodyBytesInFlight.map { BodyBudget(capacity: max($0, configuration.maxBodyBytes)) }
     }
 }

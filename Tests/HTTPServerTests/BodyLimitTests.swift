@@ -21,6 +21,26 @@ import Testing
         }
     }
 
+    /// A client that writes its whole body before it reads gets the 413, not a connection reset under its upload;
+    /// the body is drained, so the connection still serves.
+    @Test func declaredLengthJustOverTheLimitIsDrainedThenRefused() async throws {
+        try await withServer(configure: limited) { server, responder in
+            let port = server.port
+            let (refused, next) = try await blocking {
+                let client = try RawHTTPClient(port: port)
+                try client.send("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 2048\r\n\r\n")
+                try client.send([UInt8](repeating: 7, count: 2048))
+                let refused = try client.readResponse()
+                try client.send("GET /immediate HTTP/1.1\r\nHost: test\r\n\r\n")
+                return (refused, try client.readResponse())
+            }
+            #expect(refused.status == 413)
+            #expect(refused.text == #"{"error":"request entity too large"}"#)
+            #expect(next.text == "immediate")
+            #expect(responder.events.started == 0)
+        }
+    }
+
     @Test func expectContinueOverTheLimitGetsNoContinue() async throws {
         try await withServer(configure: limited) { server, _ in
             let port = server.port

@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func largeHeadsPipelinedAndKeptAliveRequestsPass() async throws {
-        try await withServer(configure: { $0.connectionMemoryLimit = 128 * 1024 }) { server, _ in
+        try await withServer(configure: { $0.connectionMemoryLimit = 128 * 1024; $0.maxHeadBytes = 64 * 1024 }) { server, _ in
             let port = server.port
             let statuses = try await blocking { () throws -> [Int] in
                 let client = try RawHTTPClient(port: port, timeoutSeconds: 30)

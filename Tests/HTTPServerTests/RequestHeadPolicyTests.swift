@@ -10,8 +10,8 @@ import Testing
     }
 
     @Test func refusesADeclaredLengthOverTheLimit() {
-        #expect(policy.verdict(for: ["Content-Length": "101"]) == .payloadTooLarge)
-        #expect(policy.verdict(for: ["Content-Length": "99999999999999999999999"]) == .payloadTooLarge)
+        #expect(policy.verdict(for: ["Content-Length": "101"]) == .payloadTooLarge(declaredLength: 101))
+        #expect(policy.verdict(for: ["Content-Length": "99999999999999999999999"]) == .payloadTooLarge(declaredLength: nil))
     }
 
     @Test func refusesSeveralContentLengths() {
