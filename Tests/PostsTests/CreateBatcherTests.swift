@@ -18,6 +18,10 @@ struct CreateBatcherTests {
         /// Each create runs as the service runs it, checked against its trigger list.
         var cloud: CloudTriggers?
 
+        var behindALock: QueuedBehindALock {
+            QueuedBehindALock(pool: pool, mode: "EXCLUSIVE", waiting: { [batcher] in batcher.waitingCount })
+        }
+
         /// The created object's id, or the create's Parse error.
         func create(_ body: String, as identity: Identity = .anonymous) async throws -> Result<String, ParseError> {
             var configuration = PostsConfiguration()
@@ -48,43 +52,6 @@ struct CreateBatcherTests {
         }
     }
 
-    /// Runs `first` while the class's table is locked, waits until it is blocked in its INSERT, runs `then` (creates
-    /// that queue behind it) until `queued` of them wait, runs `whileQueued`, and lets the table go.
-    static func behindALock(_ stack: Stack, queued: Int, first: @escaping @Sendable () async throws -> Result<String, ParseError>,
-                            then: [@Sendable () async throws -> Result<String, ParseError>],
-                            whileQueued: () async throws -> Void = {}) async throws -> [Result<String, ParseError>] {
-        let locked = AsyncStream<Void>.makeStream()
-        let release = AsyncStream<Void>.makeStream()
-        let holder = Task {
-            try await stack.pool.withConnection { connection in
-                try await connection.transaction { connection in
-                    _ = try await connection.query("LOCK TABLE classes.\"Cat\" IN EXCLUSIVE MODE")
-                    locked.continuation.yield()
-                    for await _ in release.stream { break }
-                }
-            }
-        }
-        for await _ in locked.stream { break }
-        let head = Task { try await first() }
-        try await waitUntil("the first create waits for the lock") { try await stack.pool.query("SELECT count(*) AS n FROM pg_locks WHERE NOT granted").first?.int("n") == 1 }
-        let rest = then.map { create in Task { try await create() } }
-        try await waitUntil("\(queued) creates wait for the batch") { stack.batcher.waitingCount == queued }
-        try await whileQueued()
-        release.continuation.yield()
-        try await holder.value
-        var answers = [try await head.value]
-        for task in rest { answers.append(try await task.value) }
-        return answers
-    }
-
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<500 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("timed out waiting until \(what)")
-    }
-
     static func withStack(_ body: (Stack) async throws -> Void) async throws {
         try await PostsDatabase.withScratch { pool in
             let stack = Stack(pool: pool, batcher: CreateBatcher(pool: pool))
@@ -99,7 +66,7 @@ struct CreateBatcherTests {
     @Test func createsThatArriveTogetherAreWrittenTogetherEachWithItsEvent() async throws {
         try await Self.withStack { stack in
             let names = (1...4).map { "cat \($0)" }
-            let answers = try await Self.behindALock(stack, queued: 3, first: { try await stack.create(#"{"name":"cat 0"}"#) },
+            let answers = try await stack.behindALock.run(queued: 3, first: { try await stack.create(#"{"name":"cat 0"}"#) },
                                                      then: names.dropFirst().map { name in { try await stack.create(#"{"name":"\#(name)"}"#) } })
             let ids = answers.compactMap { try? $0.get() }
             #expect(Set(ids).count == 4)
@@ -131,7 +98,7 @@ struct CreateBatcherTests {
     @Test func aCreateThatFailsInABatchLeavesTheOthersToBeWrittenAlone() async throws {
         try await Self.withStack { stack in
             let bodies = [#"{"objectId":"other0001"}"#, #"{"objectId":"first0001"}"#, #"{"objectId":"other0002"}"#]
-            let answers = try await Self.behindALock(stack, queued: 3, first: { try await stack.create(#"{"objectId":"head00001"}"#) },
+            let answers = try await stack.behindALock.run(queued: 3, first: { try await stack.create(#"{"objectId":"head00001"}"#) },
                                                      then: bodies.map { body in { try await stack.create(body) } })
             #expect(answers.map { try? $0.get() } == ["head00001", "other0001", nil, "other0002"], "\(answers)")
             if case .failure(let error) = answers[2] { #expect(error.code == .duplicateValue) }
@@ -152,7 +119,7 @@ struct CreateBatcherTests {
             var guarded = stack
             guarded.cloud = CloudTriggers(service: .posts, registry: registry, runner: runner)
             let checked = guarded
-            let answers = try await Self.behindALock(stack, queued: 1, first: { try await checked.create(#"{"name":"head"}"#) },
+            let answers = try await stack.behindALock.run(queued: 1, first: { try await checked.create(#"{"name":"head"}"#) },
                                                      then: [{ try await checked.create(#"{"name":"late"}"#) }]) {
                 runner.register(.beforeSave, "Cat")
                 _ = try await stack.pool.query("UPDATE cache_generations SET generation = $1 WHERE cache = 'hooks'",

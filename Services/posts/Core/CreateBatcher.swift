@@ -29,74 +29,42 @@ final class CreateBatcher: Sendable {
         var answer: CheckedContinuation<Outcome, Never>
     }
 
-    private let pool: PostgresPool
-    private let queue = Mutex<(waiting: [Job], running: Bool)>(([], false))
+    private let queue: BatchQueue<Job>
     /// The task that writes the batches while creates keep coming, stopped with the service
     /// (`BackgroundJob.owning`) once its commands have drained.
-    let tasks = OwnedTasks("create batches")
+    var tasks: OwnedTasks { queue.tasks }
 
     init(pool: PostgresPool) {
-        self.pool = pool
+        queue = BatchQueue("create batches", run: { jobs in await Self.answer(jobs, pool: pool) },
+                           abandon: { jobs in for job in jobs { job.answer.resume(returning: .runAlone) } })
     }
 
     /// How many creates wait for the batch under way.
-    var waitingCount: Int { queue.withLock { $0.waiting.count } }
+    var waitingCount: Int { queue.waitingCount }
 
     func create(_ statement: PostgresStatement,
                 finish: @escaping @Sendable (PostgresConnection, PostgresRow) async throws -> ObjectWriter.Created)
         async -> Outcome {
         let check = TransactionCheck.current, locals = RequestLocals()
         return await withCheckedContinuation { answer in
-            let job = Job(statement: statement, check: check, locals: locals, finish: finish, answer: answer)
-            let batch = queue.withLock { queue -> [Job]? in
-                queue.waiting.append(job)
-                guard !queue.running else { return nil }
-                queue.running = true
-                defer { queue.waiting = [] }
-                return queue.waiting
-            }
-            if let batch { start(batch) }
+            queue.submit(Job(statement: statement, check: check, locals: locals, finish: finish, answer: answer))
         }
     }
 
-    /// Runs `jobs`, then what arrived meanwhile, until nothing waits. Detached: a batch takes none of the task-locals
-    /// of the create that started it; each create's part runs with its own (`RequestLocals`). Once the service is
-    /// stopping, the creates are left to run alone.
-    private func start(_ jobs: [Job]) {
-        let started = tasks.spawnDetached { [self] in
-            var batch = jobs
-            while true {
-                // A create whose time is up waited in vain: it is answered alone (with its deadline's error), and
-                // does not take the batch's statements down with it.
-                let late = batch.filter { $0.locals.deadline?.hasPassed == true }
-                for job in late { job.answer.resume(returning: .runAlone) }
-                let due = batch.filter { $0.locals.deadline?.hasPassed != true }
-                let outcomes = due.isEmpty ? [] : await run(due)
-                for (job, outcome) in zip(due, outcomes) { job.answer.resume(returning: outcome) }
-                let next = queue.withLock { queue -> [Job]? in
-                    guard !queue.waiting.isEmpty else {
-                        queue.running = false
-                        return nil
-                    }
-                    defer { queue.waiting = [] }
-                    return queue.waiting
-                }
-                guard let next else { return }
-                batch = next
-            }
-        }
-        guard !started else { return }
-        let waiting = queue.withLock { queue in
-            defer { queue = ([], false) }
-            return queue.waiting
-        }
-        for job in jobs + waiting { job.answer.resume(returning: .runAlone) }
+    /// A create whose time is up waited in vain: it is answered alone (with its deadline's error), and does not take
+    /// the batch's statements down with it. Each create's part runs with its own task-locals (`RequestLocals`).
+    private static func answer(_ batch: [Job], pool: PostgresPool) async {
+        let late = batch.filter { $0.locals.deadline?.hasPassed == true }
+        for job in late { job.answer.resume(returning: .runAlone) }
+        let due = batch.filter { $0.locals.deadline?.hasPassed != true }
+        let outcomes = due.isEmpty ? [] : await run(due, pool: pool)
+        for (job, outcome) in zip(due, outcomes) { job.answer.resume(returning: outcome) }
     }
 
     /// A check refused a create: the transaction rolls back, that create gets the refusal, the others run alone.
     private struct Refused: Error {}
 
-    private func run(_ jobs: [Job]) async -> [Outcome] {
+    private static func run(_ jobs: [Job], pool: PostgresPool) async -> [Outcome] {
         let outcomes = Mutex([Outcome](repeating: .runAlone, count: jobs.count))
         // The batch's statements are bounded by the earliest of its creates' deadlines.
         let deadline = jobs.compactMap(\.locals.deadline).min()

@@ -18,32 +18,65 @@ struct ObjectReader {
     /// afterwards through the auth service, see `expandIncludes`).
     static let foreignClasses: Set<String> = ["_User", "_Role", "_Session", "_Installation"]
 
-    func get(_ className: String, objectId: String, options: QueryOptions) async throws -> [String: JSONValue] {
-        let found: ([String: JSONValue]?, ClassSchema)? = try await withValidSchema(className) { schema in
-            try ClassPermissions.check("get", schema: schema, identity: context.identity)
-            try context.configuration.requestComplexity.check(include: includeList(options, schema), identity: context.identity)
-            var parameters = SQLParameters()
-            var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(className)) AS t0 WHERE t0.\"objectId\" = \(parameters.bind(objectId))"
-            if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
-            if PlatformClasses.hidesAudiences("get", schema: schema, identity: context.identity) { sql += " AND FALSE" }
-            if let filter = PointerPermissions.restriction("get", schema: schema, identity: context.identity, alias: "t0", &parameters) {
-                sql += " AND " + filter
-            }
-            let classParameter = parameters.bind(className)
-            let rows = try await connection.query(SchemaStore.withFingerprint(sql, classParameter: classParameter), parameters.values).rows
-            try context.requireCurrentTriggers(rows.first)
-            let object = rows.first.flatMap { $0["objectId"] == nil ? nil : context.codec.object($0, schema) }
-            return (rows.first?["__fingerprint"], (object, schema))
+    /// A get outside a transaction, where `connections` lends one per step. With its class's schema cached and no
+    /// include to expand, its statement goes with the gets that arrive with it (`GetBatcher`), holding no connection
+    /// while it waits; anything else (a schema to read or found changed, a refusal, a batch that failed) goes the
+    /// usual way, which answers it as if the batch had not been tried.
+    static func get(_ className: String, objectId: String, options: QueryOptions, context: RequestContext,
+                    connections: StatementConnections) async throws -> [String: JSONValue] {
+        if case .pool = connections, let gets = context.gets, let schema = context.schemas.get(className),
+           Self.includeList(options, schema).isEmpty,
+           let statement = try? getStatement(className, objectId: objectId, options: options, schema: schema,
+                                             context: context),
+           let row = await gets.select(statement)?.rows.first, row["__fingerprint"] == schema.fingerprint {
+            return options.project(try gotObject(row, schema: schema, context: context))
         }
-        guard let (object, schema) = found else {
+        return try await connections.run {
+            try await ObjectReader(context: context, connection: $0).get(className, objectId: objectId, options: options)
+        }
+    }
+
+    func get(_ className: String, objectId: String, options: QueryOptions) async throws -> [String: JSONValue] {
+        let found: (PostgresRow?, ClassSchema)? = try await withValidSchema(className) { schema in
+            let statement = try Self.getStatement(className, objectId: objectId, options: options, schema: schema,
+                                                  context: context)
+            let rows = try await connection.query(statement.sql, statement.parameters).rows
+            return (rows.first?["__fingerprint"], (rows.first, schema))
+        }
+        guard let (row, schema) = found else {
             try await context.mayUseMissingClass(className, on: connection)
             throw ParseError(.objectNotFound, "Object not found.")
         }
-        guard var object else { throw ParseError(.objectNotFound, "Object not found.") }
-        ProtectedFields(schema: schema, identity: context.identity)?.strip(&object)
-        var objects = [object]
-        try await expandIncludes(&objects, schema, paths: includePaths(options, schema))
+        var objects = [try Self.gotObject(row, schema: schema, context: context)]
+        try await expandIncludes(&objects, schema, paths: Self.includePaths(options, schema))
         return options.project(objects[0])
+    }
+
+    /// A get's statement, once the caller may make it: the object's row if the caller may read it, with the schema's
+    /// fingerprint (`SchemaStore.withFingerprint`).
+    private static func getStatement(_ className: String, objectId: String, options: QueryOptions, schema: ClassSchema,
+                                     context: RequestContext) throws -> PostgresStatement {
+        try ClassPermissions.check("get", schema: schema, identity: context.identity)
+        try context.configuration.requestComplexity.check(include: Self.includeList(options, schema), identity: context.identity)
+        var parameters = SQLParameters()
+        var sql = "SELECT \(ValueCodec.selectList(schema, table: "t0")) FROM \(Names.table(className)) AS t0 WHERE t0.\"objectId\" = \(parameters.bind(objectId))"
+        if let filter = AccessControl.readFilter(context.identity, &parameters, table: "t0") { sql += " AND " + filter }
+        if PlatformClasses.hidesAudiences("get", schema: schema, identity: context.identity) { sql += " AND FALSE" }
+        if let filter = PointerPermissions.restriction("get", schema: schema, identity: context.identity, alias: "t0", &parameters) {
+            sql += " AND " + filter
+        }
+        let classParameter = parameters.bind(className)
+        return PostgresStatement(SchemaStore.withFingerprint(sql, classParameter: classParameter), parameters.values)
+    }
+
+    /// The object a get's row holds, as its caller may see it, before includes and `keys`.
+    private static func gotObject(_ row: PostgresRow?, schema: ClassSchema,
+                                  context: RequestContext) throws -> [String: JSONValue] {
+        try context.requireCurrentTriggers(row)
+        guard let row, row["objectId"] != nil else { throw ParseError(.objectNotFound, "Object not found.") }
+        var object = context.codec.object(row, schema)
+        ProtectedFields(schema: schema, identity: context.identity)?.strip(&object)
+        return object
     }
 
     func find(_ className: String, options: QueryOptions) async throws -> FindResult {
@@ -53,7 +86,7 @@ struct ObjectReader {
         // Includes are expanded once the rows are final: `withValidSchema` may run its body twice.
         let found: (rows: [[String: JSONValue]], count: Int?, schema: ClassSchema)? = try await withValidSchema(className) { schema in
             try ClassPermissions.check("find", schema: schema, identity: context.identity)
-            try limits.check(include: includeList(options, schema), identity: context.identity)
+            try limits.check(include: Self.includeList(options, schema), identity: context.identity)
             if let hint = options.hint {
                 do {
                     try QueryHint.check(hint, schema: schema)
@@ -101,7 +134,7 @@ struct ObjectReader {
             return FindResult(results: [], count: options.count ? 0 : nil)
         }
         var objects = found.rows
-        try await expandIncludes(&objects, found.schema, paths: includePaths(options, found.schema))
+        try await expandIncludes(&objects, found.schema, paths: Self.includePaths(options, found.schema))
         return FindResult(results: objects.map { .object(options.project($0)) }, count: found.count)
     }
 
@@ -246,7 +279,7 @@ struct ObjectReader {
     }
 
     /// `include` with `*` replaced by the class's pointer and array fields.
-    private func includeList(_ options: QueryOptions, _ schema: ClassSchema) -> [String] {
+    private static func includeList(_ options: QueryOptions, _ schema: ClassSchema) -> [String] {
         var paths = options.include
         if paths.contains("*") {
             paths.removeAll { $0 == "*" }
@@ -255,7 +288,7 @@ struct ObjectReader {
         return paths
     }
 
-    private func includePaths(_ options: QueryOptions, _ schema: ClassSchema) -> PathTree {
+    private static func includePaths(_ options: QueryOptions, _ schema: ClassSchema) -> PathTree {
         PathTree(paths: includeList(options, schema))
     }
 

@@ -145,9 +145,8 @@ struct PostsHandler: Sendable {
             return Self.json(200, .object(body))
         case ("GET", let id?):
             let options = try QueryOptions(get: QueryOptions.merge(query: request.query, body: request.body))
-            let object = try await connections.run {
-                try await ObjectReader(context: context, connection: $0).get(className, objectId: id, options: options)
-            }
+            let object = try await ObjectReader.get(className, objectId: id, options: options, context: context,
+                                                    connections: connections)
             if let triggers = await context.triggers(of: className), triggers.has(.afterFind) {
                 // parse-server runs afterFind for a get too; an answer without the object is a 101.
                 guard let first = try await triggers.afterFind([.object(object)]).first?.objectValue else {

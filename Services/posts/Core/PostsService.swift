@@ -60,6 +60,8 @@ public enum PostsService: BuildableService {
         CacheGenerations.register(&handlers.router, pool: pool)
         let creates = CreateBatcher(pool: pool)
         handlers.jobs.append(.owning(creates.tasks))
+        let gets = GetBatcher(pool: pool)
+        handlers.jobs.append(.owning(gets.tasks))
         handlers.router.register(RelationMembers.type, RelationMembers.self) { command, _ in
             try await pool.withConnection { try await RelationMembersHandler.members(command.payload, on: $0, schemas: schemas) }
         }
@@ -70,7 +72,7 @@ public enum PostsService: BuildableService {
                                          configuration: posts, requestId: command.requestId,
                                          users: users, cloud: cloud,
                                          triggerRequest: TriggerRequestInfo(command.payload), schemas: schemas,
-                                         once: namedBatch ? once : nil, creates: creates,
+                                         once: namedBatch ? once : nil, creates: creates, gets: gets,
                                          foreignSubqueries: ForeignSubqueries(
                                              calls: bus, identity: command.identity, requestId: command.requestId,
                                              depth: command.payload.subqueryDepth ?? 0,

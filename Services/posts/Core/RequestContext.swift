@@ -22,6 +22,8 @@ struct RequestContext: Sendable {
     var once: IdempotentRequests? = nil
     /// Where a create may go with others in one transaction (`CreateBatcher`); nil: each in its own.
     var creates: CreateBatcher? = nil
+    /// Where a get by id may go with others in one pipeline (`GetBatcher`); nil: each on a connection of its own.
+    var gets: GetBatcher? = nil
     /// Where subqueries over other services' classes go, as this caller; nil where no bus is at hand.
     var foreignSubqueries: ForeignSubqueries? = nil
     /// `/settings` and the run-time values of the settings; nil where there are none (tools, tests): the start-up
