@@ -81,17 +81,21 @@ public struct BallotResult: Codable, Sendable, Equatable {
     /// (with an amount of 0) for a ballot that changed nothing: a second like, or a retraction without a like.
     public var sequence: Int?
     public var updatedAt: String?
+    /// The version of the class's permissions when the ballot was answered (`PermissionsVersion`), for the vote
+    /// event; nil on a refusal, or from a `posts` older than the field.
+    public var permissionsVersion: String?
 
     // In key order: the encoder then writes the members where they stay (`ValueEncoding.finishObject`).
-    private enum CodingKeys: String, CodingKey { case amount, ballotId, error, sequence, total, updatedAt }
+    private enum CodingKeys: String, CodingKey { case amount, ballotId, error, permissionsVersion, sequence, total, updatedAt }
 
     public init(ballotId: String, error: ParseError? = nil, amount: Double? = nil, total: Double? = nil,
-                sequence: Int? = nil, updatedAt: String? = nil) {
+                sequence: Int? = nil, updatedAt: String? = nil, permissionsVersion: String? = nil) {
         self.ballotId = ballotId
         self.error = error
         self.amount = amount
         self.total = total
         self.sequence = sequence
         self.updatedAt = updatedAt
+        self.permissionsVersion = permissionsVersion
     }
 }

@@ -21,9 +21,12 @@ public struct VoteCast: Codable, Sendable, Equatable {
     /// The voter's user objectId; nil for a vote without a user (the master key, an anonymous caller).
     public var voter: String?
     public var requestId: String
+    /// The version of the class's permissions when `posts` applied the ballot (`PermissionsVersion`), as object
+    /// events carry it: `live` judges the event under those permissions. The ledger keeps it for replays.
+    public var permissionsVersion: String?
 
     public init(ballotId: String, className: String, objectId: String, field: String, amount: Double, total: Double,
-                sequence: Int, voter: String?, requestId: String) {
+                sequence: Int, voter: String?, requestId: String, permissionsVersion: String? = nil) {
         self.ballotId = ballotId
         self.className = className
         self.objectId = objectId
@@ -33,6 +36,7 @@ public struct VoteCast: Codable, Sendable, Equatable {
         self.sequence = sequence
         self.voter = voter
         self.requestId = requestId
+        self.permissionsVersion = permissionsVersion
     }
 
     /// `vote.cast.v1`, or `vote.retracted.v1` for a negative amount.
@@ -59,6 +63,7 @@ public struct VoteCast: Codable, Sendable, Equatable {
                     data.member("className", string: className)
                     data.member("field", string: field)
                     data.member("objectId", string: objectId)
+                    if let permissionsVersion { data.member("permissionsVersion", string: permissionsVersion) }
                     data.member("requestId", string: requestId)
                     data.member("sequence", number: Double(sequence))
                     data.member("total", number: total)

@@ -45,4 +45,32 @@ struct CounterUpdateTests {
             #expect(try await vote(pool, id)?.total == 2)
         }
     }
+
+    /// A counted ballot is answered with the version of the class's permissions it was applied under, which its
+    /// vote event carries to `live`; after another replica changed them, with the new version, although this
+    /// process still remembers the counter and the schema from before.
+    @Test func aCountedBallotNamesThePermissionsItWasAppliedUnder() async throws {
+        try await PostsDatabase.withScratch { pool in
+            let made = try await PostsDatabase.call(pool, "POST", "classes/\(Self.className)", #"{"votes":5}"#)
+            let id = try #require(PostsDatabase.json(made)["objectId"]?.stringValue)
+            let before = try #require(try await vote(pool, id))
+            let stored = { () async throws -> String? in
+                try await pool.withConnection { try await SchemaStore.load(Self.className, on: $0)?.permissionsVersion }
+            }
+            let storedBefore = try await stored()
+            #expect(before.permissionsVersion != nil && before.permissionsVersion == storedBefore)
+            #expect(try await vote(pool, id)?.permissionsVersion == before.permissionsVersion, "remembered round")
+
+            let hiding = #"{"className":"\#(Self.className)","classLevelPermissions":{"find":{"*":true},"get":{"*":true},"#
+                + #""count":{"*":true},"create":{"*":true},"update":{"*":true},"delete":{"*":true},"addField":{"*":true},"#
+                + #""protectedFields":{"*":["votes"]}}}"#
+            let changed = try await PostsDatabase.call(pool, "PUT", "schemas/\(Self.className)", hiding, as: .master)
+            #expect(changed.status == 200, "\(changed.body)")
+            let after = try #require(try await vote(pool, id))
+            #expect(after.total == 8)
+            let storedAfter = try await stored()
+            #expect(after.permissionsVersion != before.permissionsVersion)
+            #expect(after.permissionsVersion == storedAfter)
+        }
+    }
 }

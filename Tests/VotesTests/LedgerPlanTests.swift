@@ -15,7 +15,7 @@ struct LedgerPlanTests {
         let plan = try await ScratchDatabase.withPool("ledger", migrations: VotesMigrations.all,
                                                       settings: VotesService.databaseSettings, logger: Self.logger) { pool in
             _ = try await pool.query("ANALYZE ballots")
-            let settle = PostgresStatement(BallotLedger.settleSQL, Array(repeating: "{}", count: 14) + ["pending", nil])
+            let settle = PostgresStatement(BallotLedger.settleSQL, Array(repeating: "{}", count: 14) + ["pending", nil, "{}"])
             return try await pool.withConnection { try await $0.genericPlan(of: settle) }
         }
         let ballotScans = plan.nodes.filter { $0[0].contains("Scan") && $0[0].contains(" on ballots") }

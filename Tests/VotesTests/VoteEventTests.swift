@@ -10,8 +10,9 @@ import Testing
 
     /// What the ledger writes to the outbox for an applied ballot: its routing key and its text.
     private func written(eventId: String, ballot: Ballot, amount: Double, total: Double, sequence: Int,
+                         permissionsVersion: String? = nil,
                          time: Date = Date()) -> (id: String, routingKey: String, payload: String) {
-        let event = ballot.event(amount: amount, total: total, sequence: sequence)
+        let event = ballot.event(amount: amount, total: total, sequence: sequence, permissionsVersion: permissionsVersion)
         return (eventId, event.routingKey, event.cloudEventText(id: eventId, time: ParseDate.string(from: time)))
     }
 
@@ -30,6 +31,15 @@ import Testing
         #expect(data["ballotId"] as? String == ballot.ballotId)
         #expect(data["total"] as? Int == 11 && data["sequence"] as? Int == 11 && data["amount"] as? Int == 1)
         #expect(data["voter"] as? String == "u1" && data["requestId"] as? String == "r-1")
+        #expect(data["permissionsVersion"] == nil, "a ballot answered without a version has none in its event")
+    }
+
+    /// `live` judges a vote event under the class's permissions `posts` applied the ballot under, as it does an
+    /// object event.
+    @Test func theEventNamesThePermissionsItsBallotWasAppliedUnder() throws {
+        let event = written(eventId: "e", ballot: ballot, amount: 1, total: 2, sequence: 2, permissionsVersion: "9f3a")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(event.payload.utf8)) as? [String: Any])
+        #expect((json["data"] as? [String: Any])?["permissionsVersion"] as? String == "9f3a")
     }
 
     @Test func aNegativeAmountIsARetractionAndAnAnonymousVoterIsNull() throws {
@@ -46,12 +56,16 @@ import Testing
         var odd = ballot
         odd.requestId = "quote\" back\\ slash/ tab\t é"
         for (sample, amount) in [(ballot, 1.0), (odd, -1.0), (Ballot(ballotId: "b", requestId: "r", voter: .anonymous, vote: ballot.vote), 2.5)] {
-            let event = written(eventId: "e1", ballot: sample, amount: amount, total: 1e20, sequence: 7, time: time)
-            let data: JSONValue = .object([
+            let version = amount > 0 ? "v\"\(amount)" : nil
+            let event = written(eventId: "e1", ballot: sample, amount: amount, total: 1e20, sequence: 7,
+                                permissionsVersion: version, time: time)
+            var members: [String: JSONValue] = [
                 "ballotId": .string(sample.ballotId), "className": .string("Cat"), "objectId": .string("QtjcqDbaAi"),
                 "field": .string("votes"), "amount": .number(amount), "total": .number(1e20), "sequence": .number(7),
                 "voter": sample.voter.userId.map(JSONValue.string) ?? .null, "requestId": .string(sample.requestId),
-            ])
+            ]
+            if let version { members["permissionsVersion"] = .string(version) }
+            let data: JSONValue = .object(members)
             var expected = CloudEvent(id: "e1", source: "/parse/votes", type: amount < 0 ? "vote.retracted.v1" : "vote.cast.v1",
                                       time: ParseDate.string(from: time), subject: "Cat/QtjcqDbaAi", data: data)
             expected.correlationid = sample.requestId
@@ -67,7 +81,8 @@ import Testing
     @Test func theEventTextDecodesToTheSameTypedEvent() throws {
         for amount in [1.0, -1.0, 2.5] {
             let vote = VoteCast(ballotId: "b1", className: "Cat", objectId: "QtjcqDbaAi", field: "votes", amount: amount,
-                                total: 12, sequence: 3, voter: amount > 2 ? nil : "u1", requestId: "r\"1")
+                                total: 12, sequence: 3, voter: amount > 2 ? nil : "u1", requestId: "r\"1",
+                                permissionsVersion: amount > 0 ? "5e0c" : nil)
             let text = vote.cloudEventText(id: "e1", time: "2026-11-30T14:02:51.492Z")
             let decoded = try JSONDecoder().decode(CloudEvent<VoteCast>.self, from: Data(text.utf8))
             #expect(decoded.data == vote)

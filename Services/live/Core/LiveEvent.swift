@@ -8,8 +8,10 @@ enum LiveEvent: Sendable {
     /// written under (`PermissionsVersion`).
     case object(kind: String, className: String, objectId: String, object: [String: JSONValue]?, original: [String: JSONValue]?,
                 permissionsVersion: String?)
-    /// `vote.cast|retracted.<Class>` from votes: a counter moved to `total`.
-    case vote(className: String, objectId: String, field: String, amount: Double, total: Double, time: String?)
+    /// `vote.cast|retracted.<Class>` from votes: a counter moved to `total`, with the version of the class's
+    /// permissions the ballot was applied under (absent from events of an older votes service).
+    case vote(className: String, objectId: String, field: String, amount: Double, total: Double, time: String?,
+              permissionsVersion: String?)
     /// `session.revoked` from auth.
     case sessionRevoked(userId: String)
     /// `role.changed` from auth: any session's roles may be different now.
@@ -34,7 +36,7 @@ enum LiveEvent: Sendable {
                   let field = data["field"]?.stringValue, let total = data["total"]?.numberValue,
                   let amount = data["amount"]?.numberValue else { return nil }
             self = .vote(className: className, objectId: objectId, field: field, amount: amount, total: total,
-                         time: event["time"]?.stringValue)
+                         time: event["time"]?.stringValue, permissionsVersion: data["permissionsVersion"]?.stringValue)
         case "session":
             guard routingKey == AuthEventPayloads.SessionRevoked.routingKey, let userId = data["userId"]?.stringValue else { return nil }
             self = .sessionRevoked(userId: userId)

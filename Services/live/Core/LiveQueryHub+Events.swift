@@ -33,14 +33,14 @@ extension LiveQueryHub {
                             rules: rules)
                 }
             }
-        case .vote(let className, _, _, _, _, _):
+        case .vote(let className, _, _, _, _, _, let version):
             guard byClass[className] != nil else { return }
-            withRules(className) { [self] _ in handleVote(event) }
+            withRules(className, version: version) { [self] _ in handleVote(event) }
         }
     }
 
     private func handleVote(_ event: LiveEvent) {
-        guard case .vote(let className, let objectId, _, _, _, _) = event else { return }
+        guard case .vote(let className, let objectId, _, _, _, _, _) = event else { return }
         let key = ObjectCache.key(className, objectId)
         if fetching[key] != nil {
             fetching[key]?.append(event)
@@ -74,7 +74,7 @@ extension LiveQueryHub {
 
     /// A counter moved: the object before (the total less the vote's amount) and after, as an update would give.
     private func applyVote(_ event: LiveEvent) {
-        guard case .vote(let className, let objectId, let field, let amount, let total, let time) = event else { return }
+        guard case .vote(let className, let objectId, let field, let amount, let total, let time, _) = event else { return }
         let key = ObjectCache.key(className, objectId)
         guard var current = objects[key] else { return }
         var original = current

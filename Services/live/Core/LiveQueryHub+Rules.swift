@@ -2,7 +2,7 @@ import ParseWire
 
 /// A piece of work waiting for a class's permissions, in the order it arrived.
 struct RulesWaiter {
-    /// The permissions' version the work needs (an object event's `permissionsVersion`), nil for any that are current.
+    /// The permissions' version the work needs (an object or vote event's `permissionsVersion`), nil for any that are current.
     let version: String?
     /// When it was queued, on the hub's `rulesClock`: a read that began later has seen the change its event names.
     let queuedAt: UInt64
@@ -10,9 +10,9 @@ struct RulesWaiter {
 }
 
 extension LiveQueryHub {
-    /// How long a class's permissions are trusted for work that names no version (subscriptions, vote events).
-    /// Object events name the version they were written under, so a change of permissions applies to the first
-    /// event after it; a class that only receives votes learns of a change within this time.
+    /// How long a class's permissions are trusted for work that names no version (subscriptions, events of an
+    /// older service). Object and vote events name the version they were written under, so a change of permissions
+    /// applies to the first event after it.
     static let rulesLifetime: Duration = .seconds(5)
 
     /// Calls `body` on the hub's thread with the class's rules, reading them from posts first when they are unknown,

@@ -11,10 +11,12 @@ struct Ballot: Sendable, Equatable {
     var target: BallotTarget { BallotTarget(className: vote.className, objectId: vote.objectId, field: vote.field) }
 
     /// The event of this ballot once applied (`VoteCast`, or a retraction for a negative amount), sent as `posts`
-    /// answers and written to the outbox in the transaction that marks it (`BallotLedger.Settlement`).
-    func event(amount: Double, total: Double, sequence: Int) -> VoteCast {
+    /// answers and written to the outbox in the transaction that marks it (`BallotLedger.Settlement`), with the
+    /// version of the class's permissions `posts` answered under.
+    func event(amount: Double, total: Double, sequence: Int, permissionsVersion: String? = nil) -> VoteCast {
         VoteCast(ballotId: ballotId, className: vote.className, objectId: vote.objectId, field: vote.field,
-                 amount: amount, total: total, sequence: sequence, voter: voter.userId, requestId: requestId)
+                 amount: amount, total: total, sequence: sequence, voter: voter.userId, requestId: requestId,
+                 permissionsVersion: permissionsVersion)
     }
 }
 

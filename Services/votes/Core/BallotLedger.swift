@@ -35,7 +35,8 @@ struct BallotLedger: Sendable {
             applied = outcomes.filter { $0.error == nil && $0.total != nil && $0.sequence != nil }.compactMap { outcome in
                 byId[outcome.ballotId].map { ballot in
                     let id = ballot.ballotId.lowercased()
-                    let event = ballot.event(amount: outcome.amount ?? 0, total: outcome.total ?? 0, sequence: outcome.sequence ?? 0)
+                    let event = ballot.event(amount: outcome.amount ?? 0, total: outcome.total ?? 0, sequence: outcome.sequence ?? 0,
+                                             permissionsVersion: outcome.permissionsVersion)
                     return (outcome, EventPublisher.EncodedEvent(id: id, type: event.eventType, routingKey: event.routingKey,
                                                                  body: Array(event.cloudEventText(id: id, time: timeText).utf8)))
                 }
@@ -145,7 +146,8 @@ struct BallotLedger: Sendable {
                   literal(applied.map { String($0.outcome.total ?? 0) }), literal(applied.map { String($0.outcome.sequence ?? 0) }),
                   literal(applied.map { $0.outcome.updatedAt ?? "" }), literal(applied.map { $0.event.id }),
                   literal(applied.map { $0.event.routingKey }),
-                  literal(applied.map { String(decoding: $0.event.body, as: UTF8.self) }), "pending", claim])
+                  literal(applied.map { String(decoding: $0.event.body, as: UTF8.self) }), "pending", claim,
+                  literal(applied.map { $0.outcome.permissionsVersion ?? "" })])
         return (statement, settlement.events)
     }
 
@@ -167,9 +169,11 @@ struct BallotLedger: Sendable {
             WHERE b.ballot_id = ANY($4::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING 1
         ), marked AS (
             UPDATE ballots AS b SET state = 'applied', amount = x.amount, total = x.total, sequence = x.sequence,
-                updated_at = x.updated, event_id = x.event, applied_at = now()
-            FROM unnest($7::uuid[], $8::double precision[], $9::double precision[], $10::bigint[], $11::text[], $12::uuid[])
-                AS x(id, amount, total, sequence, updated, event)
+                updated_at = x.updated, event_id = x.event, applied_at = now(),
+                permissions_version = NULLIF(x.permissions, '')
+            FROM unnest($7::uuid[], $8::double precision[], $9::double precision[], $10::bigint[], $11::text[], $12::uuid[],
+                        $17::text[])
+                AS x(id, amount, total, sequence, updated, event, permissions)
             WHERE b.ballot_id = ANY($7::uuid[]) AND b.ballot_id = x.id AND b.state = $15 RETURNING b.event_id
         )
         \(Outbox.addAllSQL(ids: "$12::uuid[]", routingKeys: "$13::text[]", payloads: "$14::jsonb[]",

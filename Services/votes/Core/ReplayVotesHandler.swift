@@ -38,7 +38,8 @@ struct ReplayVotesHandler: Sendable {
         }
         let rows = try await pool.query("""
             SELECT event_id::text AS event_id, ballot_id::text AS ballot_id, request_id, voter, class_name, object_id,
-                   field, amount, total, sequence, (extract(epoch FROM applied_at) * 1000)::bigint AS applied_ms
+                   field, amount, total, sequence, permissions_version,
+                   (extract(epoch FROM applied_at) * 1000)::bigint AS applied_ms
             FROM ballots WHERE \(conditions.joined(separator: " AND "))
             ORDER BY class_name, object_id, field, sequence LIMIT \(limit)
             """, parameters).rows
@@ -56,7 +57,8 @@ struct ReplayVotesHandler: Sendable {
               let amount = row.double("amount"), let total = row.double("total"), let sequence = row.int("sequence"),
               let milliseconds = row.double("applied_ms") else { return nil }
         let vote = VoteCast(ballotId: ballotId, className: className, objectId: objectId, field: field, amount: amount,
-                            total: total, sequence: sequence, voter: row["voter"], requestId: requestId)
+                            total: total, sequence: sequence, voter: row["voter"], requestId: requestId,
+                            permissionsVersion: row["permissions_version"])
         return ReplayedVotes.Event(id: id, time: ParseDate.string(from: Date(timeIntervalSince1970: milliseconds / 1000)),
                                    vote: vote)
     }

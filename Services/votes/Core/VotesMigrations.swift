@@ -5,7 +5,8 @@ import Storage
 /// (the counter has it, its event is in the outbox), `rejected` (the voter may not write the object...) or
 /// `unchanged` (a like that changed nothing: a second like, or taking back a like that is not there; no event).
 enum VotesMigrations {
-    static let all: [Migration] = [OutboxMigration.migration, ballots, cheaperSettlement, fewerGuards, OutboxMigration.claims(version: 5)]
+    static let all: [Migration] = [OutboxMigration.migration, ballots, cheaperSettlement, fewerGuards, OutboxMigration.claims(version: 5),
+                                   permissionsVersion]
 
     static let ballots = Migration(version: 2, name: "ballots", sql: """
         CREATE TABLE IF NOT EXISTS ballots (
@@ -59,5 +60,11 @@ enum VotesMigrations {
     static let fewerGuards = Migration(version: 4, name: "fewer guards", sql: """
         DROP INDEX IF EXISTS ballots_applied_sequence;
         ALTER TABLE outbox DROP CONSTRAINT IF EXISTS outbox_event_id_key;
+        """)
+
+    /// The version of the class's permissions `posts` applied an applied ballot under (`BallotResult.permissionsVersion`),
+    /// which its event carries: a replay gives the event as it was published.
+    static let permissionsVersion = Migration(version: 6, name: "permissions version", sql: """
+        ALTER TABLE ballots ADD COLUMN IF NOT EXISTS permissions_version text;
         """)
 }

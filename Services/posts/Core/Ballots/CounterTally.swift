@@ -25,6 +25,8 @@ struct CounterTally {
     }
 
     let schema: ClassSchema
+    /// The schema's `permissionsVersion`, given with every ballot that counts: its vote event names it.
+    let permissionsVersion: String
     let rows: [String: LockedRow]
     let earlier: [String: BallotResult]
     var lastSequences: [Target: Int]
@@ -46,6 +48,7 @@ struct CounterTally {
     init(schema: ClassSchema, rows: [String: LockedRow], earlier: [String: BallotResult], lastSequences: [Target: Int],
          likes: Set<Like>, updatedAt: String) {
         self.schema = schema
+        self.permissionsVersion = schema.permissionsVersion
         self.rows = rows
         self.earlier = earlier
         self.lastSequences = lastSequences
@@ -93,7 +96,8 @@ struct CounterTally {
                 let counts = ballot.value > 0 ? likes.insert(like).inserted : likes.remove(like) != nil
                 guard counts else {
                     let unchanged = BallotResult(ballotId: ballot.ballotId, amount: 0, total: running, sequence: nil,
-                                            updatedAt: totals[target] == nil ? row.updatedAt : updatedAt)
+                                            updatedAt: totals[target] == nil ? row.updatedAt : updatedAt,
+                                            permissionsVersion: permissionsVersion)
                     outcomes.append(unchanged)
                     recorded.append((target, unchanged))
                     continue
@@ -103,7 +107,7 @@ struct CounterTally {
             running += amount
             sequence += 1
             let outcome = BallotResult(ballotId: ballot.ballotId, amount: amount, total: running, sequence: sequence,
-                                  updatedAt: updatedAt)
+                                  updatedAt: updatedAt, permissionsVersion: permissionsVersion)
             outcomes.append(outcome)
             recorded.append((target, outcome))
             totals[target] = running
@@ -112,10 +116,12 @@ struct CounterTally {
     }
 
     /// What the ballot got when it was applied before, under the id as this batch spells it: `earlier` is keyed
-    /// by PostgreSQL's text of the uuid (lower case), and a sender may write it in upper case.
+    /// by PostgreSQL's text of the uuid (lower case), and a sender may write it in upper case. Its event, written
+    /// now, is judged under the permissions of now.
     private func earlierOutcome(_ ballot: BallotToApply) -> BallotResult? {
         guard var done = earlier[ballot.ballotId.lowercased()] else { return nil }
         done.ballotId = ballot.ballotId
+        if done.error == nil { done.permissionsVersion = permissionsVersion }
         return done
     }
 
