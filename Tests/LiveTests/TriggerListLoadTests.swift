@@ -39,7 +39,7 @@ struct TriggerListLoadTests {
         await hub.stop()
     }
 
-    static func hub(_ backend: GatedTriggerList) -> LiveQueryHub {
+    static func hub(_ backend: any LiveBackend) -> LiveQueryHub {
         let logger = Logger(service: "live-tests", level: .error)
         return LiveQueryHub(loop: SocketLoop(limits: SocketLoopLimits(), logger: logger), backend: backend,
                             keys: LiveKeys(applicationId: "app", masterKey: nil), triggerRetryDelay: .milliseconds(10),
@@ -63,7 +63,7 @@ struct TriggerListLoadTests {
 
 /// A backend whose trigger list loads wait until the test answers them, one at a time; nil answers as cloud not
 /// answering does. Nothing else is asked of it in these tests.
-final class GatedTriggerList: LiveBackend {
+final class GatedTriggerList: LiveBackendDouble {
     private let waiting = Mutex<[CheckedContinuation<Set<TriggerKey>?, Never>]>([])
     /// Sessions asked about; every one is answered as unknown.
     let identityCalls = Mutex<[String]>([])
@@ -96,13 +96,5 @@ final class GatedTriggerList: LiveBackend {
     func identity(sessionToken: String) async throws -> Identity {
         identityCalls.withLock { $0.append(sessionToken) }
         throw ParseError(.invalidSessionToken, "Invalid session token")
-    }
-    func object(className: String, objectId: String) async throws -> [String: JSONValue]? { nil }
-    func schema(className: String) async throws -> [String: JSONValue]? { nil }
-    func runTrigger(_ run: RunTrigger, identity: Identity) async throws -> TriggerResult {
-        throw ParseError(.scriptFailed, "unused")
-    }
-    func read(_ path: String, query: [String: String], identity: Identity) async throws -> RESTResponse {
-        throw ParseError(.invalidJSON, "unused")
     }
 }

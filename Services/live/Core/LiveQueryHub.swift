@@ -25,6 +25,11 @@ public final class LiveQueryHub: SocketLoopDelegate, @unchecked Sendable {
     var clients: [UInt64: LiveClient] = [:]
     var byClass: [String: [ObjectIdentifier: LiveSubscription]] = [:]
     var sessions = SessionStates()
+    /// The checks of sessions with auth under way and waiting (`SessionChecks`).
+    var sessionChecks = SessionChecks(limit: LiveQueryHub.sessionChecksAtOnce)
+    /// At most this many session checks at once per hub: enough to keep auth busy, few enough that a role change
+    /// seen by thousands of subscribers does not queue thousands of commands ahead of everyone else's.
+    static let sessionChecksAtOnce = 8
     var objects = ObjectCache(capacity: 50_000)
     var fetching: [String: [LiveEvent]] = [:]
     var rules: [String: (rules: ClassRules, loaded: ContinuousClock.Instant)] = [:]
