@@ -23,6 +23,20 @@ import Testing
                                                                            remoteAddress: "203.0.113.9"))
     }
 
+    /// Only a file upload takes its body as a stream; every other request, whatever its method, is read whole.
+    @Test func onlyAFileUploadStreamsItsBody() throws {
+        let responder = try Self.responder()
+        let streams = { (method: String, path: String) in
+            responder.streamsBody(of: HTTPRequest(method: method, path: path, remoteAddress: "203.0.113.9"))
+        }
+        #expect(streams("POST", "/parse/files/cat.jpg"))
+        for (method, path) in [("GET", "/parse/files/cat.jpg"), ("PUT", "/parse/files/cat.jpg"),
+                               ("POST", "/parse/classes/Cat"), ("POST", "/elsewhere/files/cat.jpg"),
+                               ("DELETE", "/parse/files/cat.jpg")] {
+            #expect(!streams(method, path), "\(method) \(path)")
+        }
+    }
+
     @Test(arguments: ["/parse/classes/Cat", "/parse/health", "/elsewhere", "/"])
     func optionsIsAPreflightAnywhere(path: String) throws {
         let response = try #require(try immediate("OPTIONS", path))

@@ -62,6 +62,11 @@ import Testing
         #expect(body(sanitizer.sanitize(refused, path: "classes/Cat")) == #"{"code":119,"error":"Permission denied"}"#)
         let master = HTTPResponse.json(status: 403, #"{"error":"unauthorized: master key is required"}"#)
         #expect(body(sanitizer.sanitize(master, path: "schemas")) == #"{"error":"Permission denied"}"#)
+        // The code found where the search ends: as the body's last bytes, and not in a shorter body.
+        let codeLast = HTTPResponse.json(status: 400, #"{"error":"no access to secret","code":119}"#)
+        #expect(body(sanitizer.sanitize(codeLast, path: "classes/Cat")) == #"{"code":119,"error":"Permission denied"}"#)
+        let short = HTTPResponse.json(status: 400, #"{"code":11"#)
+        #expect(sanitizer.sanitize(short, path: "classes/Cat") == short)
     }
 
     @Test func batchItemsAreSanitizedAndOtherErrorsKeepTheirWords() {

@@ -23,7 +23,7 @@ struct ErrorSanitizer: Sendable {
             logger.warning("refused: unauthorized: master key is required")
             return Self.replacingBody(of: response, with: Self.sanitizedMasterKeyRequired)
         }
-        guard response.body.firstRange(of: Self.forbiddenCode) != nil,
+        guard Self.contains(response.body, Self.forbiddenCode),
               let json = try? JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
         else { return response }
         let clean = sanitized(json)
@@ -46,6 +46,23 @@ struct ErrorSanitizer: Sendable {
         }
         for (key, value) in object where value is [String: Any] || value is [Any] { object[key] = sanitized(value) }
         return object
+    }
+
+    /// Foundation's `firstRange(of:)` on bytes is generic, and walked the body at a cost that showed in the
+    /// gateway's profile of answers that are errors; glibc's `memmem` is not exported to Swift.
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return needle.isEmpty }
+        return bytes.withUnsafeBufferPointer { haystack in
+            needle.withUnsafeBufferPointer { needle in
+                var index = 0
+                while index <= haystack.count - needle.count {
+                    if haystack[index] == first,
+                       memcmp(haystack.baseAddress! + index, needle.baseAddress!, needle.count) == 0 { return true }
+                    index += 1
+                }
+                return false
+            }
+        }
     }
 
     private static func replacingBody(of response: HTTPResponse, with body: [UInt8]) -> HTTPResponse {

@@ -7,8 +7,10 @@ import Runtime
 /// its way to the files service.
 extension GatewayResponder: HTTPStreamingResponder {
     func streamsBody(of head: HTTPRequest) -> Bool {
+        // Asked of every request before its answer: the route is worked out only for a method that can upload.
+        guard head.method == "POST" else { return false }
         let route = route(of: head)
-        guard head.method == "POST", route.destination == .files, let path = route.path else { return false }
+        guard route.destination == .files, let path = route.path else { return false }
         if case .upload = FileRoute(method: head.method, path: path) { return true }
         return false
     }
