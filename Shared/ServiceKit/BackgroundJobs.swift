@@ -22,8 +22,10 @@ public final class BackgroundJobs: Sendable {
         return BackgroundJobs(names: jobs.map(\.name), tasks: tasks)
     }
 
-    /// Cancels every job, then waits for each to return.
-    public func stop() async {
+    /// Cancels every job, then waits for each to return; returns how many had not returned when the wait ran out
+    /// (`OwnedTasks.stop`'s patience): jobs that ignore their cancellation.
+    @discardableResult
+    public func stop() async -> Int {
         await tasks.stop()
     }
 }

@@ -19,13 +19,9 @@ import Testing
 
         let running = BackgroundJobs.start(jobs, logger: logger)
         try await Task.sleep(for: .milliseconds(50))
-        let stoppedInTime = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await running.stop(); return true }
-            group.addTask { try? await Task.sleep(for: .seconds(5)); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        #expect(stoppedInTime, "the recovery loop did not return after its task was cancelled")
+        // Counted rather than timed: a job that ignored its cancellation is still running when the stop's wait
+        // runs out, and a machine slowed by other work cannot make a returning loop look stuck.
+        let stillRunning = await running.stop()
+        #expect(stillRunning == 0, "a job did not return after its task was cancelled")
     }
 }
