@@ -84,6 +84,8 @@ let package = Package(
         // The app registry's API from the command line (compose's one-off container, deploy/stack app).
         .executableTarget(name: "parse-apps", dependencies: ["HTTPClient"], path: "Services/apps-admin"),
         .executableTarget(name: "json-bench", dependencies: ["Contracts", "ParseWire"], path: "bench/json"),
+        // bench/live.sh's fan-out client: reads every subscriber on one thread (bench/live.md).
+        .executableTarget(name: "live-fanout-client", dependencies: ["CEpoll", "ParseWire"], path: "bench/live-client"),
         // Downstream consumer of vote events (example and operations tool): prints, forwards or replays them.
         .executableTarget(name: "vote-consumer", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime", "HTTPClient"],
                           path: "Services/vote-consumer"),

@@ -104,6 +104,31 @@ stack_cpu_ticks() {
     echo "postgres=$ticks"
 }
 
+# "gateway=N posts=N": the thread switches (voluntary and not) of the gateway's and posts' threads so far, from
+# /proc/<pid>/task/*/status. A thread that ends takes its count with it; these processes keep theirs for their life.
+stack_switches() {
+    local name pid
+    for name in gateway posts; do
+        pid=$(pid_of "$name") || continue
+        printf '%s=%s ' "$name" "$(cat "/proc/$pid"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { n += $2 } END { print n + 0 }')"
+    done
+    echo
+}
+
+# "gateway 3.7, posts 4.8": thread switches per request of each process between two stack_switches snapshots ($1,
+# $2), over $3 requests: each is a hand-off between threads (a connection's thread, the task pool), whose price
+# the CPU lines include but do not show.
+switches_per_request() {
+    awk -v before="$1" -v after="$2" -v count="$3" 'BEGIN {
+        n = split(before, words, " "); for (i = 1; i <= n; i++) { split(words[i], kv, "="); start[kv[1]] = kv[2] }
+        n = split(after, words, " "); out = ""
+        for (i = 1; i <= n; i++) {
+            split(words[i], kv, "=")
+            if (count > 0) out = out (out == "" ? "" : ", ") sprintf("%s %.1f", kv[1], (kv[2] - start[kv[1]]) / count)
+        }
+        print (out == "" ? "-" : out) }'
+}
+
 # Every run starts from vacuumed tables, so that it does not pay for the dead rows the run before it left (a
 # vacuum of pgbench's accounts, started by autovacuum, used to land in the votes spread run), and right after a
 # checkpoint, so that none starts during it: the WAL of the earlier runs (pgbench's initialisation, a vote's 2.6 KB)
@@ -184,10 +209,16 @@ measure_wrk() {
     if [[ -n $script ]]; then args+=(-s "$script"); fi
     say "$name: warm-up ${WARMUP} s, then ${DURATION} s"
     wrk "${args[@]}" -d"${WARMUP}s" "$url" >/dev/null
-    local before
+    local before switches requests
     before=$(stack_cpu_ticks)
+    switches=$(stack_switches)
     output=$(wrk "${args[@]}" -d"${DURATION}s" --latency "$url")
-    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$(awk '/ requests in / { print $1 }' <<<"$output")")
+    requests=$(awk '/ requests in / { print $1 }' <<<"$output")
+    CPU[$name]=$(cpu_per_request "$before" "$(stack_cpu_ticks)" "$requests")
+    # Only for a caller that keeps them (declares SWITCHES).
+    if declare -p SWITCHES >/dev/null 2>&1; then
+        SWITCHES[$name]=$(switches_per_request "$switches" "$(stack_switches)" "$requests")
+    fi
     RESULTS[$name]=$(wrk_figures "$name" "$output" "$refusals")
 }
 

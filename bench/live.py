@@ -194,18 +194,21 @@ async def subscriber(url, class_name, stats, sample, ready, app_id):
 async def voter(rest, app_id, object_ids, rate, seconds, stats, control_writer, class_name):
     parts = urllib.parse.urlsplit(rest)
     workers = 16
-    per_worker = rate / workers
     errors = 0
     votes = 0
+    # One schedule for all workers, once their connections are open.
+    start = time.monotonic() + 0.1
 
     async def worker(index):
         nonlocal errors, votes
         reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
         body = json.dumps({FIELD: {"__op": "Increment", "amount": 1}}).encode()
-        start = time.monotonic()
         sent = 0
-        while time.monotonic() - start < seconds:
-            due = start + sent / per_worker
+        while True:
+            # The workers take turns: one vote every 1/RATE s, not sixteen at once every 16/RATE s.
+            due = start + (sent * workers + index) / rate
+            if due - start >= seconds:
+                break
             delay = due - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)

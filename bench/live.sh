@@ -31,6 +31,8 @@ HOSTILE=${BENCH_HOSTILE:-10}
 BASELINE_PORT=${BENCH_BASELINE_PORT:-28090}
 readonly LIVE_PORT IDLE SUBSCRIBERS RATE DURATION CATS HOSTILE BASELINE_PORT
 readonly CLIENT="$REPO_ROOT/bench/live.py"
+# The fan-out clients: Swift, one thread reading every subscriber (bench/live-client), built here like json-bench.
+readonly FANOUT="$REPO_ROOT/.build/release/live-fanout-client"
 readonly LIVE_URL="ws://127.0.0.1:$LIVE_PORT$MOUNT"
 CLASS=BenchLiveCat$RANDOM
 readonly CLASS
@@ -61,6 +63,7 @@ per_frame_us() {
 }
 
 ensure_stack
+(cd "$REPO_ROOT" && swift build -c release --product live-fanout-client >&2)
 python3 -c 'import websockets.asyncio.server' 2>/dev/null || python3 -m pip install --user --quiet 'websockets>=13'
 # Each connection is a descriptor on both ends.
 ulimit -n "$(ulimit -Hn)"
@@ -87,14 +90,14 @@ sleep 2
 
 say "2. $SUBSCRIBERS subscribers of $CLASS, $RATE votes/s for $DURATION s, through live"
 live_ticks=$(cpu_ticks "$LIVE_PID")
-live_result=$(python3 "$CLIENT" fanout "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" "$BASE" "$APP_ID" "$IDS")
+live_result=$("$FANOUT" "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" "$BASE" "$APP_ID" "$IDS")
 live_ticks_after=$(cpu_ticks "$LIVE_PID")
 rss_fanout=$(rss_mb "$LIVE_PID")
 
 say "3. the same through a Python websockets broadcast server (baseline)"
 start_broadcast_server "$BASELINE_PORT" "$WORK_DIR"
 baseline_ticks=$(cpu_ticks "$BASELINE_PID")
-baseline_result=$(python3 "$CLIENT" fanout "ws://127.0.0.1:$BASELINE_PORT/" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" \
+baseline_result=$("$FANOUT" "ws://127.0.0.1:$BASELINE_PORT/" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" \
     "$BASE" "$APP_ID" "$IDS" "ws://127.0.0.1:$BASELINE_PORT/control")
 baseline_ticks_after=$(cpu_ticks "$BASELINE_PID")
 kill "$BASELINE_PID" 2>/dev/null || true
@@ -108,7 +111,7 @@ until [[ -s $WORK_DIR/hostile.out ]]; do
     sleep 0.2
 done
 sleep 1
-hostile_result=$(python3 "$CLIENT" fanout "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" "$BASE" "$APP_ID" "$IDS")
+hostile_result=$("$FANOUT" "$LIVE_URL" "$CLASS" "$SUBSCRIBERS" "$RATE" "$DURATION" "$BASE" "$APP_ID" "$IDS")
 kill "$HOSTILE_PID" 2>/dev/null || true
 wait "$HOSTILE_PID" 2>/dev/null || true
 HOSTILE_PID=

@@ -76,8 +76,9 @@ cleanup() {
 
 
 # RESULTS[name] = "req/s p50_ms p99_ms" (pgbench: "tps avg_ms -"); CPU[name] = microseconds of CPU per request
-# of each stack process during the measured run (cpu_per_request).
-declare -A RESULTS=() CPU=()
+# of each stack process during the measured run (cpu_per_request); SWITCHES[name] = the gateway's and posts' thread
+# switches per request (switches_per_request).
+declare -A RESULTS=() CPU=() SWITCHES=()
 
 
 # pgbench with the same number of clients, one thread, like wrk.
@@ -369,6 +370,11 @@ main() {
         "floor: GET /classes/1NoSuchClass" "${CPU[floor]}" \
         "GET /classes/$CLASS/<id>, $SMALL objects" "${CPU[get-small]}" \
         "GET /classes/$CLASS/<id>, $LARGE objects" "${CPU[get-large]}"
+    echo
+    echo "Thread switches per request by process:"
+    printf '  %-42s %s\n' "POST /classes/BenchCreate" "${SWITCHES[create]}" \
+        "floor: GET /classes/1NoSuchClass" "${SWITCHES[floor]}" \
+        "GET /classes/$CLASS/<id>, $SMALL objects" "${SWITCHES[get-small]}"
 }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
