@@ -14,6 +14,7 @@ public final class ScriptLogShipper: Sendable {
     private let lost = Atomic<Int>(0)
     private let loop = OwnedTasks("script log shipping")
     private let started = Atomic<Bool>(false)
+    private let turns = TakingTurns()
 
     public init(tap: ScriptLogTap = .shared, client: RPCClient, interval: Duration = .milliseconds(250),
                 timeout: Duration = .seconds(2), logger: Logger) {
@@ -48,16 +49,22 @@ public final class ScriptLogShipper: Sendable {
     public static let lastFlushTimeout = Duration.milliseconds(500)
 
     /// Ships everything collected so far and returns once cloud stored it (or the batch was given up after
-    /// `timeout`, the shipper's own unless given).
+    /// `timeout`, the shipper's own unless given). A flush waits for the one under way first: lines that one took
+    /// were collected before this call too, and the caller (`GET /scriptlog`) reads the store next.
     public func flush(timeout: Duration? = nil) async {
+        await turns.begin()
+        defer { turns.end() }
         let (records, dropped) = tap.take()
         if dropped > 0 { lost.add(dropped, ordering: .relaxed) }
         guard !records.isEmpty else { return }
         let batch = AppendScriptLogs(entries: records)
         do {
-            let _: Empty = try await client.send(AppendScriptLogs.type, batch, to: .cloud, requestId: RandomUUID.string(),
-                                                 identity: .master, timeout: timeout ?? self.timeout,
-                                                 safeToRunTwice: false)
+            // The lines are the process's, of every app it serves: stored by the stack's own app, whichever app's
+            // request asked for the flush.
+            let _: Empty = try await AppContext.$current.withValue(nil) {
+                try await client.send(AppendScriptLogs.type, batch, to: .cloud, requestId: RandomUUID.string(),
+                                      identity: .master, timeout: timeout ?? self.timeout, safeToRunTwice: false)
+            }
         } catch {
             lost.add(records.count, ordering: .relaxed)
             return
