@@ -131,12 +131,11 @@ private func beginStreamedRequest(_ core: ServerCore, _ responder: any HTTPStrea
     guard let stream = context.stream, core.tracker.beginWaiting(context) else {
         return MHDResponseWriter.queue(core.configuration.serviceUnavailable, on: connection, closeConnection: true)
     }
-    core.tracker.requestStarted()
-    requestPointer.pointee = Unmanaged.passRetained(context).toOpaque()
+    let attached = attach(context, core, requestPointer)
     core.tracker.tasks.spawn {
         context.answer(await responder.respond(to: head, body: stream))
     }
-    return .YES
+    return attached
 }
 
 /// Called by MHD when a request is over (answered, failed or the client left). A request still suspended is
