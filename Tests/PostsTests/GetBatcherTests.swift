@@ -105,6 +105,42 @@ struct GetBatcherTests {
         }
     }
 
+    /// A batch whose connection is lost (its backend ended while the batch waited for a lock), a fault of the
+    /// database rather than of a statement, fails as a whole: each of its gets is read alone, on another
+    /// connection, and gets its object.
+    @Test func aBatchWhoseConnectionIsLostLeavesItsGetsToBeReadAlone() async throws {
+        try await Self.withStack { stack, ids in
+            let pool = stack.pool
+            let dogs = [try await stack.create("Dog", #"{"name":"rex"}"#), try await stack.create("Dog", #"{"name":"fido"}"#)]
+            #expect(try await stack.name("Dog", dogs[0]) == .success("rex"), "the Dog schema is cached")
+            // The Cat get holds the batch under way while both Dog gets queue behind it.
+            let cats = try await QueuedBehindALock.lock("Cat", in: "ACCESS EXCLUSIVE", pool: pool)
+            let head = Task { try await stack.name("Cat", ids[0]) }
+            try await QueuedBehindALock.waitUntil("the Cat get waits for its lock") {
+                try await QueuedBehindALock.waits(for: "Cat", pool: pool) == 1
+            }
+            let rest = dogs.map { dog in Task { try await stack.name("Dog", dog) } }
+            try await QueuedBehindALock.waitUntil("both Dog gets wait for the batch") { stack.batcher.waitingCount == 2 }
+            // Their batch then waits for the Dog lock, and its backend ends there.
+            let dogLock = try await QueuedBehindALock.lock("Dog", in: "ACCESS EXCLUSIVE", pool: pool)
+            try await cats.release()
+            #expect(try await head.value == .success("tom"))
+            try await QueuedBehindALock.waitUntil("the Dog batch waits for its lock") {
+                try await QueuedBehindALock.waits(for: "Dog", pool: pool) == 1
+            }
+            let ended = try await pool.query("""
+                SELECT count(pg_terminate_backend(pid)) AS n FROM pg_locks WHERE NOT granted
+                  AND relation = 'classes."Dog"'::regclass
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """).first?.int("n")
+            #expect(ended == 1)
+            try await dogLock.release()
+            var answers: [Result<String, ParseError>] = []
+            for task in rest { answers.append(try await task.value) }
+            #expect(answers.map { try? $0.get() } == ["rex", "fido"], "\(answers)")
+        }
+    }
+
     /// Once the service stops the batches' task, a get that still comes is read alone.
     @Test func getsAfterTheBatchesStoppedAreReadAlone() async throws {
         try await Self.withStack { stack, ids in

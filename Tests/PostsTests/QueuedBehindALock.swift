@@ -16,35 +16,53 @@ struct QueuedBehindALock {
     func run(queued: Int, first: @escaping @Sendable () async throws -> Result<String, ParseError>,
              then: [@Sendable () async throws -> Result<String, ParseError>],
              whileQueued: () async throws -> Void = {}) async throws -> [Result<String, ParseError>] {
+        let lock = try await Self.lock("Cat", in: mode, pool: pool)
+        let head = Task { try await first() }
+        try await Self.waitUntil("the first request waits for the lock") { try await Self.waits(for: "Cat", pool: pool) == 1 }
+        let rest = then.map { request in Task { try await request() } }
+        try await Self.waitUntil("\(queued) requests wait for the batch") { waiting() == queued }
+        try await whileQueued()
+        try await lock.release()
+        var answers = [try await head.value]
+        for task in rest { answers.append(try await task.value) }
+        return answers
+    }
+
+    /// A table lock held by a transaction of its own until `release()`.
+    struct Lock {
+        fileprivate var holder: Task<Void, any Error>
+        fileprivate var letGo: AsyncStream<Void>.Continuation
+
+        func release() async throws {
+            letGo.yield()
+            try await holder.value
+        }
+    }
+
+    /// Locks `classes.<table>` in `mode` and returns once the lock is held.
+    static func lock(_ table: String, in mode: String, pool: PostgresPool) async throws -> Lock {
         let locked = AsyncStream<Void>.makeStream()
         let release = AsyncStream<Void>.makeStream()
-        let mode = self.mode
-        let holder = Task { [pool] in
+        let holder = Task {
             try await pool.withConnection { connection in
                 try await connection.transaction { connection in
-                    _ = try await connection.query("LOCK TABLE classes.\"Cat\" IN \(mode) MODE")
+                    _ = try await connection.query("LOCK TABLE classes.\"\(table)\" IN \(mode) MODE")
                     locked.continuation.yield()
                     for await _ in release.stream { break }
                 }
             }
         }
         for await _ in locked.stream { break }
-        let head = Task { try await first() }
-        // pg_locks is the whole cluster's: tests beside this one, in their own databases, may wait for locks too.
-        try await Self.waitUntil("the first request waits for the lock") {
-            try await pool.query("""
-                SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'classes."Cat"'::regclass
-                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                """).first?.int("n") == 1
-        }
-        let rest = then.map { request in Task { try await request() } }
-        try await Self.waitUntil("\(queued) requests wait for the batch") { waiting() == queued }
-        try await whileQueued()
-        release.continuation.yield()
-        try await holder.value
-        var answers = [try await head.value]
-        for task in rest { answers.append(try await task.value) }
-        return answers
+        return Lock(holder: holder, letGo: release.continuation)
+    }
+
+    /// How many statements of this database wait for a lock on `classes.<table>`. pg_locks is the whole cluster's:
+    /// tests beside this one, in their own databases, may wait for locks too.
+    static func waits(for table: String, pool: PostgresPool) async throws -> Int? {
+        try await pool.query("""
+            SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'classes."\(table)"'::regclass
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """).first?.int("n")
     }
 
     static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
