@@ -56,22 +56,43 @@ public final class ScriptLogShipper: Sendable {
         defer { turns.end() }
         let (records, dropped) = tap.take()
         if dropped > 0 { lost.add(dropped, ordering: .relaxed) }
-        guard !records.isEmpty else { return }
-        let batch = AppendScriptLogs(entries: records)
-        do {
-            // The lines are the process's, of every app it serves: stored by the stack's own app, whichever app's
-            // request asked for the flush.
-            let _: Empty = try await AppContext.$current.withValue(nil) {
-                try await client.send(AppendScriptLogs.type, batch, to: .cloud, requestId: RandomUUID.string(),
-                                      identity: .master, timeout: timeout ?? self.timeout, safeToRunTwice: false)
+        var stored = false
+        // Each app's lines go to its own store, which its `/scriptlog` reads: sent under that app, whichever app's
+        // request asked for the flush.
+        for (app, entries) in Self.byApp(records) {
+            do {
+                let _: Empty = try await AppContext.$current.withValue(app) {
+                    try await client.send(AppendScriptLogs.type, AppendScriptLogs(entries: entries), to: .cloud,
+                                          requestId: RandomUUID.string(), identity: .master,
+                                          timeout: timeout ?? self.timeout, safeToRunTwice: false)
+                }
+                stored = true
+            } catch {
+                lost.add(entries.count, ordering: .relaxed)
             }
-        } catch {
-            lost.add(records.count, ordering: .relaxed)
-            return
         }
+        guard stored else { return }
         let missing = lost.exchange(0, ordering: .relaxed)
         if missing > 0 {
-            logger.warning("log lines were not kept for /scriptlog", ["lines": String(missing)])
+            AppContext.$current.withValue(nil) {
+                logger.warning("log lines were not kept for /scriptlog", ["lines": String(missing)])
+            }
         }
+    }
+
+    /// `records` by the app they were written for, each app's in their order, the apps in the order of their first
+    /// line.
+    static func byApp(_ records: [ScriptLogRecord]) -> [(app: String?, records: [ScriptLogRecord])] {
+        var groups: [(app: String?, records: [ScriptLogRecord])] = []
+        var positions: [String?: Int] = [:]
+        for record in records {
+            if let position = positions[record.app] {
+                groups[position].records.append(record)
+            } else {
+                positions[record.app] = groups.count
+                groups.append((record.app, [record]))
+            }
+        }
+        return groups
     }
 }

@@ -8,13 +8,18 @@ public struct ScriptLogRecord: Codable, Sendable, Equatable {
     public var service: String
     public var message: String
     public var fields: [String: String]
+    /// The app the line was written for (`AppContext` then): the app whose `/scriptlog` keeps it; nil for the
+    /// stack's own.
+    public var app: String?
 
-    public init(time: Int64, level: ScriptLogLevel, service: String, message: String, fields: [String: String]) {
+    public init(time: Int64, level: ScriptLogLevel, service: String, message: String, fields: [String: String],
+                app: String? = AppContext.current) {
         self.time = time
         self.level = level
         self.service = service
         self.message = message
         self.fields = fields
+        self.app = app
     }
 }
 

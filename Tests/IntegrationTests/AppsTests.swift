@@ -450,6 +450,30 @@ extension IntegrationSuite {
             try await Self.delete(other)
         }
 
+        /// An app's `/scriptlog` has the lines of its own requests, and the stack's app's has none of them: the
+        /// gateway's access line and the lines of the services that worked for it are kept by its app.
+        @Test func anAppsScriptLogHasItsOwnLines() async throws {
+            let app = try await Self.create("Logged")
+            let cls = PostsHTTP.uniqueClass("Logged")
+            let (mine, stacks) = ("app\(UInt32.random(in: 0...UInt32.max))", "own\(UInt32.random(in: 0...UInt32.max))")
+            #expect(try await app.send("GET", "/classes/\(cls)/\(mine)").status == 404)
+            #expect(try await PostsHTTP.send("GET", "/classes/\(cls)/\(stacks)").status == 404)
+            func urls(_ reply: Reply) -> [String] {
+                #expect(reply.status == 200, "\(reply.text)")
+                let entries = (try? JSONSerialization.jsonObject(with: reply.body)) as? [[String: Any]] ?? []
+                return entries.compactMap { $0["url"] as? String }
+            }
+            let appLines = urls(try await PostsHTTP.send("GET", "/scriptlog", query: ["size": "1000"], headers: [
+                "X-Parse-Application-Id": app.id, "X-Parse-Master-Key": app.masterKey,
+            ]))
+            #expect(appLines.contains { $0.hasSuffix("/\(mine)") }, "\(appLines.prefix(5))")
+            #expect(!appLines.contains { $0.hasSuffix("/\(stacks)") })
+            let stackLines = urls(try await PostsHTTP.send("GET", "/scriptlog", master: true, query: ["size": "1000"]))
+            #expect(stackLines.contains { $0.hasSuffix("/\(stacks)") })
+            #expect(!stackLines.contains { $0.hasSuffix("/\(mine)") })
+            try await Self.delete(app)
+        }
+
         /// An app's pushes go to its own endpoints, and reach only its installations; without endpoints they fail.
         @Test func anAppsPushesGoToItsOwnEndpoints() async throws {
             let app = try await Self.create("Push")

@@ -39,12 +39,12 @@ struct FileRequestHandler {
                 return try await upload(request, name: name, calls: calls, serverURL: serverURL, log: log)
             case .download(let appId, let name):
                 guard let app = try await app(appId, requestId: requestId) else { return FileResponses.invalidApplicationId }
-                return try await AppContext.$current.withValue(app.other) {
+                return try await ServedApp.serving(app.other) {
                     try await FileDownload(calls: calls).respond(to: request, name: name)
                 }
             case .metadata(let appId, let name):
                 guard let app = try await app(appId, requestId: requestId) else { return ParseResponses.json(200, "{}") }
-                return try await AppContext.$current.withValue(app.other) { try await metadata(name, calls: calls) }
+                return try await ServedApp.serving(app.other) { try await metadata(name, calls: calls) }
             case .delete(let name):
                 return try await delete(request, name: name, calls: calls)
             case .unknown:
@@ -83,7 +83,7 @@ struct FileRequestHandler {
             known = try await app(named, requestId: calls.requestId)
         }
         let app = known ?? .stack(configuration.applicationId)
-        return try await AppContext.$current.withValue(app.other) {
+        return try await ServedApp.serving(app.other) {
             guard let identity = try await identity(request, bodyFields: body.envelope, access: access(app),
                                                     requestId: calls.requestId, for: .create) else {
                 return ParseResponses.unauthorized
@@ -175,7 +175,7 @@ struct FileRequestHandler {
         let envelope = (try? JSONBody(request.body))?.envelope ?? [:]
         let named = request.headers["X-Parse-Application-Id"] ?? envelope["_ApplicationId"] ?? configuration.applicationId
         guard let app = try await app(named, requestId: calls.requestId) else { return ParseResponses.unauthorized }
-        return try await AppContext.$current.withValue(app.other) {
+        return try await ServedApp.serving(app.other) {
             guard let identity = try await identity(request, bodyFields: envelope, access: access(app),
                                                     requestId: calls.requestId, for: .delete) else {
                 return ParseResponses.unauthorized

@@ -116,8 +116,13 @@ struct GatewayResponder: HTTPResponder {
         let started = ContinuousClock.now
         // The trace only feeds the access line at debug: without it, no trace is made or carried.
         let trace = log.level == .debug ? CommandTrace() : nil
-        let response = await CommandTrace.$current.withValue(trace) { await answer() }
-        AccessLine.write(request, status: response.status, since: started, trace: trace, to: log)
+        let served = ServedApp()
+        let response = await ServedApp.$current.withValue(served) {
+            await CommandTrace.$current.withValue(trace) { await answer() }
+        }
+        AppContext.$current.withValue(served.app) {
+            AccessLine.write(request, status: response.status, since: started, trace: trace, to: log)
+        }
         return response
     }
 
@@ -153,7 +158,7 @@ struct GatewayResponder: HTTPResponder {
                     return ParseResponses.error(CallFailure.parseError(error, write: false, call: "app lookup", logger: log))
                 }
             }
-            return await AppContext.$current.withValue(app?.applicationId) {
+            return await ServedApp.serving(app?.applicationId) {
                 await forwarder.respond(to: request, path: path, requestId: requestId, serverURL: serverURL(for: request))
             }
         case .unknown, .graphQL:
@@ -181,7 +186,7 @@ struct GatewayResponder: HTTPResponder {
             return ParseResponses.error(CallFailure.parseError(error, write: false, call: "app lookup", logger: log))
         }
         guard let app else { return ParseResponses.unauthorized }
-        let response = await AppContext.$current.withValue(app.applicationId) {
+        let response = await ServedApp.serving(app.applicationId) {
             await serve(inProgress, access: AccessCheck(app, configuration))
         }
         GatewayMetrics.count(app: app.applicationId, status: response.status)
