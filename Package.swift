@@ -112,7 +112,7 @@ let package = Package(
                 path: "Shared/ParseCloud"),
         .executableTarget(name: "cloud-example-worker", dependencies: ["ParseCloud", "ParseWire", "Runtime"],
                           path: "Services/cloud-example-worker"),
-        .testTarget(name: "ParseCloudTests", dependencies: ["ParseCloud", "Contracts", "ParseWire"], path: "Tests/ParseCloudTests"),
+        .testTarget(name: "ParseCloudTests", dependencies: ["ParseCloud", "Contracts", "ParseWire", "Runtime"], path: "Tests/ParseCloudTests"),
 
         // GraphQL's language and execution, written here since no GraphQL library is available to the project.
         .target(name: "GraphQL", dependencies: ["ParseWire"], path: "Shared/GraphQL"),
@@ -130,7 +130,7 @@ let package = Package(
                     path: "Tests/MetricsTests"),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire", "Contracts", "Runtime", "TestDoubles"],
                     path: "Tests/ParseWireTests"),
-        .testTarget(name: "QueryTests", dependencies: ["Query", "ParseWire", "Storage", "Runtime", "ScratchDatabase", "TestDoubles"],
+        .testTarget(name: "QueryTests", dependencies: ["Query", "Contracts", "ParseWire", "Storage", "Runtime", "ScratchDatabase", "TestDoubles"],
                     path: "Tests/QueryTests"),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Runtime"], path: "Tests/StorageTests"),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Contracts", "ParseWire", "Runtime"],
@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "GatewayTests", dependencies: ["GatewayCore", "HTTPServer", "Messaging", "Contracts", "ParseWire", "Runtime",
-                                                     "TestDoubles", "Metrics", "CCrypt"],
+                                                     "TestDoubles", "Metrics", "CCrypt", "GraphQL"],
                     path: "Tests/GatewayTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Runtime", "Storage", "ScratchDatabase", "Contracts", "Messaging",
                                                        "ParseWire"],
