@@ -16,12 +16,17 @@ public final class AMQPConnection: Sendable {
     let nodes: [AMQPURL]
     let options: Options
     let logger: Logger
-    let mailbox = ConnectionMailbox()
+    let mailbox: ConnectionMailbox
+    /// Runs tasks on the connection's thread (see `ConnectionExecutor`).
+    public let executor: ConnectionExecutor
     let batchesReceived = Atomic<Int>(0)
     let metrics: ConnectionMetrics
 
     public init(url: AMQPURL, options: Options, logger: Logger) {
         nodes = url.nodes
+        let mailbox = ConnectionMailbox()
+        self.mailbox = mailbox
+        executor = ConnectionExecutor(mailbox: mailbox)
         self.options = options
         self.logger = logger.with("amqp.connection", options.name)
         metrics = ConnectionMetrics(connectionName: options.name)

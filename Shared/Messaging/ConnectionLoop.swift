@@ -26,6 +26,7 @@ final class ConnectionLoop {
     }
 
     func run() {
+        mailbox.enteredLoop()
         while true {
             if mailbox.isStopping { return stop() }
             guard let current = session else {
@@ -35,6 +36,7 @@ final class ConnectionLoop {
             do {
                 try perform(mailbox.take(), on: current)
                 try readAvailable(current)
+                connection.executor.runQueuedJobs()
                 connection.metrics.unacked.set(Double(state.unsettledCount))
             } catch {
                 connection.logger.warning("lost the connection to the message broker; reconnecting",
@@ -70,7 +72,7 @@ final class ConnectionLoop {
             }
             ConnectionOperation.fail(mailbox.take(), reason: .unavailable)
             if let pause = retry.pauseSeconds {
-                mailbox.sleep(seconds: pause)
+                self.pause(seconds: pause)
                 state.backoffElapsed()
             }
         }
@@ -102,7 +104,19 @@ final class ConnectionLoop {
             session.close()
         }
         end(state.closed(), reason: .unavailable)
-        mailbox.finished()
+        connection.executor.handOver(mailbox.finished())
+    }
+
+    /// Waits `seconds` before the next attempt to connect, or less if work (or a stop) arrives; the connection's
+    /// tasks keep running meanwhile.
+    private func pause(seconds: Double) {
+        let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1_000_000_000)
+        while !mailbox.isStopping, !mailbox.hasOperations {
+            connection.executor.runQueuedJobs()
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < end else { return }
+            mailbox.sleep(milliseconds: Int32(min((end - now) / 1_000_000 + 1, UInt64(Int32.max))))
+        }
     }
 
     /// Fails what a closed connection leaves: calls, unconfirmed publishes, and whatever was still queued.

@@ -4,12 +4,15 @@ import Synchronization
 /// What other threads and the connection thread share: the queue of operations, whether the connection is up
 /// (work is refused at once while it is not), the consumers' on/off switch and the stop request. Only the first
 /// operation since the connection thread last took its work writes to the wake-up pipe (one syscall instead of
-/// one per reply, ack or call under load).
+/// one per reply, ack or call under load); the connection thread itself never needs to, since it takes its work
+/// before it waits again. The jobs of the tasks that run on the connection's thread (`ConnectionExecutor`) are
+/// queued here too, so that one wait covers both.
 final class ConnectionMailbox: Sendable {
     enum Enqueued { case queued, queuedNeedsWake, refused }
 
     private struct Shared {
         var operations: [ConnectionOperation] = []
+        var jobs: [UnownedJob] = []
         /// A wake-up is already on its way to the connection thread: no need to write to the pipe again.
         var wakePending = false
         var connected = false
@@ -18,9 +21,15 @@ final class ConnectionMailbox: Sendable {
         var finished = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
-        mutating func append(_ operation: ConnectionOperation) -> Enqueued {
+        mutating func append(_ operation: ConnectionOperation, fromLoop: Bool) -> Enqueued {
             operations.append(operation)
-            if wakePending { return .queued }
+            return wakeUp(fromLoop: fromLoop)
+        }
+
+        /// Not from the connection thread itself, which takes its work before it waits; not marked pending then,
+        /// so that other threads still wake it from a wait that does not take (`pause`).
+        mutating func wakeUp(fromLoop: Bool) -> Enqueued {
+            if fromLoop || wakePending { return .queued }
             wakePending = true
             return .queuedNeedsWake
         }
@@ -28,39 +37,64 @@ final class ConnectionMailbox: Sendable {
 
     private let shared = Mutex(Shared())
     private let wake = WakePipe()
+    /// The connection thread's `pthread_t`, once its loop runs.
+    private let loopThread = Atomic<UInt>(0)
+
+    /// Whether the caller runs on the connection thread.
+    var onLoopThread: Bool {
+        let loop = loopThread.load(ordering: .relaxed)
+        return loop != 0 && pthread_equal(pthread_self(), pthread_t(loop)) != 0
+    }
 
     var isConnected: Bool { shared.withLock { $0.connected } }
     var isStopping: Bool { shared.withLock { $0.stopping } }
     var isConsuming: Bool { shared.withLock { $0.consuming } }
 
     func enqueue(_ operation: ConnectionOperation) {
-        deliver(shared.withLock { $0.append(operation) }) {}
+        let fromLoop = onLoopThread
+        deliver(shared.withLock { $0.append(operation, fromLoop: fromLoop) }) {}
+    }
+
+    /// Queues a job for the connection thread; false once that thread has ended (the caller runs it elsewhere).
+    func enqueue(job: UnownedJob) -> Bool {
+        let fromLoop = onLoopThread
+        let outcome = shared.withLock { shared -> Enqueued in
+            guard !shared.finished else { return .refused }
+            shared.jobs.append(job)
+            return shared.wakeUp(fromLoop: fromLoop)
+        }
+        if outcome == .refused { return false }
+        deliver(outcome) {}
+        return true
     }
 
     /// Queues `first` and then `second` together: one wake-up at most, and nothing queued between them.
     func enqueue(_ first: ConnectionOperation, then second: ConnectionOperation) {
+        let fromLoop = onLoopThread
         deliver(shared.withLock { shared in
-            let outcome = shared.append(first)
-            _ = shared.append(second)
+            let outcome = shared.append(first, fromLoop: fromLoop)
+            _ = shared.append(second, fromLoop: fromLoop)
             return outcome
         }) {}
     }
 
     /// Queues `operation` while the connection is up and not stopping; otherwise runs `refused`.
     func enqueueWhileConnected(_ operation: ConnectionOperation, refused: () -> Void) {
+        let fromLoop = onLoopThread
         let outcome = shared.withLock { shared -> Enqueued in
             guard shared.connected, !shared.stopping else { return .refused }
-            return shared.append(operation)
+            return shared.append(operation, fromLoop: fromLoop)
         }
         deliver(outcome, refused: refused)
     }
 
     /// Turns the consumers off for good (across reconnects); queues `operation` to cancel them now if connected.
     func stopConsuming(_ operation: ConnectionOperation, refused: () -> Void) {
+        let fromLoop = onLoopThread
         let outcome = shared.withLock { shared -> Enqueued in
             shared.consuming = false
             guard shared.connected else { return .refused }
-            return shared.append(operation)
+            return shared.append(operation, fromLoop: fromLoop)
         }
         deliver(outcome, refused: refused)
     }
@@ -87,6 +121,20 @@ final class ConnectionMailbox: Sendable {
 
     // MARK: The connection thread's side
 
+    /// Called first on the connection thread: what it queues itself needs no wake-up.
+    func enteredLoop() {
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+    }
+
+    func takeJobs() -> [UnownedJob] {
+        shared.withLock { shared in
+            defer { shared.jobs.removeAll(keepingCapacity: true) }
+            return shared.jobs
+        }
+    }
+
+    var hasOperations: Bool { shared.withLock { !$0.operations.isEmpty } }
+
     func take() -> [ConnectionOperation] {
         shared.withLock { shared in
             defer {
@@ -110,29 +158,34 @@ final class ConnectionMailbox: Sendable {
         }
     }
 
-    /// Waits for the socket to be readable or for queued work, at most `milliseconds`; true when the socket is.
+    /// Waits for the socket to be readable or for queued work, at most `milliseconds` (not at all while jobs are
+    /// queued); true when the socket is.
     func wait(socket: Int32, milliseconds: Int32) -> Bool {
         var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        let jobsQueued = shared.withLock { !$0.jobs.isEmpty }
+        let ready = poll(&fds, nfds_t(fds.count), jobsQueued ? 0 : milliseconds)
         if ready <= 0 { return false }
         if fds[1].revents != 0 { wake.drain() }
         return fds[0].revents != 0
     }
 
-    /// Pauses for `seconds`, or less if work (or a stop) arrives.
-    func sleep(seconds: Double) {
+    /// Waits up to `milliseconds` for anything queued (work, jobs or a stop); not at all while jobs are queued.
+    func sleep(milliseconds: Int32) {
         var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        if poll(&fds, 1, Int32(seconds * 1000)) > 0 { wake.drain() }
+        let jobsQueued = shared.withLock { !$0.jobs.isEmpty }
+        if poll(&fds, 1, jobsQueued ? 0 : milliseconds) > 0 { wake.drain() }
     }
 
-    /// The thread has ended: resumes everyone waiting in `stop`.
-    func finished() {
-        let waiters = shared.withLock { shared in
+    /// The thread has ended: resumes everyone waiting in `stop`, and returns the jobs it did not run (later ones
+    /// are refused).
+    func finished() -> [UnownedJob] {
+        let (waiters, jobs) = shared.withLock { shared in
             shared.finished = true
-            defer { shared.stopWaiters = [] }
-            return shared.stopWaiters
+            defer { shared.stopWaiters = []; shared.jobs = [] }
+            return (shared.stopWaiters, shared.jobs)
         }
         waiters.forEach { $0.resume() }
+        return jobs
     }
 }
