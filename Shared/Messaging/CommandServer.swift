@@ -18,14 +18,19 @@ public final class CommandServer: Sendable {
         public var crashJournal: CrashJournal?
         /// How long a command whose caller set no deadline is retried here on transient faults, per delivery.
         public var retryBudgetWithoutDeadline: Duration
+        /// Commands are handled on the thread of the connection they arrive on (`ConnectionExecutor`) rather than
+        /// on the shared pool: fewer hand-offs, one core.
+        public var handlesOnConnectionThread: Bool
 
         public init(prefetch: Int = 32, maxAttempts: Int = 5, eventExchange: String = "parse.events",
-                    crashJournal: CrashJournal? = nil, retryBudgetWithoutDeadline: Duration = .seconds(10)) {
+                    crashJournal: CrashJournal? = nil, retryBudgetWithoutDeadline: Duration = .seconds(10),
+                    handlesOnConnectionThread: Bool = true) {
             self.prefetch = prefetch
             self.maxAttempts = maxAttempts
             self.eventExchange = eventExchange
             self.crashJournal = crashJournal
             self.retryBudgetWithoutDeadline = retryBudgetWithoutDeadline
+            self.handlesOnConnectionThread = handlesOnConnectionThread
         }
     }
 
@@ -89,7 +94,7 @@ public final class CommandServer: Sendable {
         let trace = delivery.headers[TraceContext.header].flatMap(TraceContext.init(traceparent:))
         let message = Envelope.context(of: delivery)
         let app = delivery.headers[AppContext.header]
-        let started = handling.spawn { [self] in
+        let started = handling.spawn(on: options.handlesOnConnectionThread ? connection.executor : nil) { [self] in
             await TraceContext.$current.withValue(trace) {
                 await AppContext.$current.withValue(app) {
                     await MessageContext.$current.withValue(message) { await handle(delivery) }

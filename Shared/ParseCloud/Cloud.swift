@@ -83,8 +83,10 @@ public final class Cloud: Sendable {
             await handlers.answer(command.payload, clients: clients, log: log)
         }
         ScriptLogTap.shared.keep(configuration.keptLogLevel)
+        // The app's own functions may block or run long: they keep to the shared pool, off the connection's thread.
         let server = CommandServer(service: .cloud, queue: configuration.queue, url: url, router: router,
-                                   options: .init(prefetch: configuration.prefetch, eventExchange: configuration.eventExchange),
+                                   options: .init(prefetch: configuration.prefetch, eventExchange: configuration.eventExchange,
+                                                  handlesOnConnectionThread: false),
                                    logger: logger)
         server.start()
         let calls = RPCClient(url: url, name: "cloud-worker-calls", eventExchange: configuration.eventExchange, logger: logger)

@@ -40,10 +40,11 @@ public final class OwnedTasks: Sendable {
     }
 
     /// Starts `body` in a task that inherits the caller's task-local values (its trace, its deadline); false,
-    /// without starting it, once `stop` has begun.
+    /// without starting it, once `stop` has begun. `executor`: where the task prefers to run (the shared pool when
+    /// nil).
     @discardableResult
-    public func spawn(_ body: @escaping @Sendable () async -> Void) -> Bool {
-        start(detached: false, body)
+    public func spawn(on executor: (any TaskExecutor)? = nil, _ body: @escaping @Sendable () async -> Void) -> Bool {
+        start(detached: false, executor: executor, body)
     }
 
     /// Starts `body` in a task that inherits nothing from the caller but its app (`AppContext`): work that serves
@@ -51,7 +52,7 @@ public final class OwnedTasks: Sendable {
     @discardableResult
     public func spawnDetached(_ body: @escaping @Sendable () async -> Void) -> Bool {
         let app = AppContext.current
-        return start(detached: true) { await AppContext.$current.withValue(app) { await body() } }
+        return start(detached: true, executor: nil) { await AppContext.$current.withValue(app) { await body() } }
     }
 
     /// How many are running.
@@ -88,7 +89,8 @@ public final class OwnedTasks: Sendable {
         return count
     }
 
-    private func start(detached: Bool, _ body: @escaping @Sendable () async -> Void) -> Bool {
+    private func start(detached: Bool, executor: (any TaskExecutor)?,
+                       _ body: @escaping @Sendable () async -> Void) -> Bool {
         // The task is made outside the lock: making one can wake a thread of the pool (a system call), and every
         // other thread starting or ending a task would wait on the lock meanwhile, as a server's request
         // threads did under load.
@@ -103,7 +105,7 @@ public final class OwnedTasks: Sendable {
             await body()
             finished(id)
         }
-        let task = detached ? Task.detached(operation: work) : Task(operation: work)
+        let task = detached ? Task.detached(operation: work) : Task(executorPreference: executor, operation: work)
         let (cancel, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
             state.starting.remove(id)
             guard state.returnedEarly.remove(id) == nil else { return (false, state.idleWaitersToResume()) }

@@ -33,6 +33,9 @@ public struct ServiceConfiguration: Sendable {
     /// `PARSE_FAULT_INJECTION=1`: the service also takes `fault.crash.v1`, which crashes it. For the tests of crash
     /// recovery only; never set it elsewhere.
     public var faultInjection: Bool
+    /// `PARSE_TASKS_ON_BROKER_THREAD` (on unless `false`): commands are handled on the thread of the connection they
+    /// arrive on (`ConnectionExecutor`), which spares hand-offs between threads and keeps that work to one core.
+    public var tasksOnBrokerThread = true
 
     /// `defaultPrefetch`: the service's own default for `PARSE_AMQP_PREFETCH` (votes batches what it holds at once,
     /// so it wants more commands in hand than the others); `defaultOutboxRetentionMinutes` likewise for
@@ -65,6 +68,7 @@ public struct ServiceConfiguration: Sendable {
             afterTriggerAttempts: try env.int("PARSE_AFTER_TRIGGER_ATTEMPTS", default: 10, in: 1...100),
             crashJournalDirectory: env.string("PARSE_CRASH_JOURNAL_DIR",
                                               default: env.string("TMPDIR", default: "/tmp") + "/parse-crash-journals"),
-            faultInjection: try env.bool("PARSE_FAULT_INJECTION", default: false))
+            faultInjection: try env.bool("PARSE_FAULT_INJECTION", default: false),
+            tasksOnBrokerThread: try env.bool("PARSE_TASKS_ON_BROKER_THREAD", default: true))
     }
 }

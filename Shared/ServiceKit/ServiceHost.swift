@@ -112,7 +112,8 @@ public enum ServiceHost {
             options: .init(prefetch: configuration.prefetch, maxAttempts: configuration.maxDeliveryAttempts,
                            eventExchange: configuration.eventExchange,
                            crashJournal: CrashJournal.open(directory: configuration.crashJournalDirectory,
-                                                           service: definition.name.rawValue, logger: logger)),
+                                                           service: definition.name.rawValue, logger: logger),
+                           handlesOnConnectionThread: configuration.tasksOnBrokerThread),
             logger: logger)
         server.start()
         publisher.start()
