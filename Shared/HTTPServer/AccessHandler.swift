@@ -48,7 +48,8 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         MHD_suspend_connection(connection)
         context.markWaiting()
         let responder = core.responder
-        core.tracker.tasks.spawn {
+        let small = request.body.count <= core.configuration.smallRequestBytes
+        core.tracker.tasks.spawn(on: small ? core.configuration.smallRequestExecutor : nil) {
             context.answer(await responder.respond(to: request))
         }
         return .YES

@@ -44,6 +44,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// Request body bytes held at once (`BodyBudget`; streamed bodies do not count): a request that does not fit
     /// gets `bodyBudgetExceeded` before its body is read. Nil: no bound. Raised to `maxBodyBytes` when below it.
     public var bodyBytesInFlight: Int?
+    /// Where the responder's task for a request with a small body runs (nil: the shared pool). The gateway gives
+    /// the thread of its broker connection (`ConnectionExecutor`), where its commands go out and their replies
+    /// come in. A large body's request goes to the pool, so that decoding it holds up no one else.
+    public var smallRequestExecutor: (any TaskExecutor)?
+    /// What counts as small there.
+    public var smallRequestBytes = 64 * 1024
     /// Answered to a request whose body does not fit the budget now (503 with `Retry-After` by default).
     public var bodyBudgetExceeded = HTTPResponse(
         status: 503, headers: ["Content-Type": "application/json", "Retry-After": "1"],

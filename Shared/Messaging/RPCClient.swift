@@ -21,6 +21,9 @@ public final class RPCClient: Sendable {
     public func start() { connection.start() }
     public func stop() async { await connection.stop() }
     public var isConnected: Bool { connection.isConnected }
+    /// The thread of its broker connection, for tasks that mostly send its commands and wait for their replies;
+    /// nil for an in-memory bus.
+    public var connectionExecutor: (any TaskExecutor)? { (connection as? AMQPConnection)?.executor }
 
     /// Sends `payload` as command `type` and decodes the reply. A service's refusal arrives as its `ParseError`;
     /// transport failures throw `MessagingError` (see its `parseError` for what a client should see).

@@ -69,6 +69,7 @@ public final class Gateway: Sendable {
             maxBodyBytes: configuration.maxBodyBytes,
             payloadTooLarge: ParseResponses.payloadTooLarge, badRequest: ParseResponses.badRequest)
         http.bodyBytesInFlight = configuration.bodyBytesInFlight
+        if configuration.tasksOnBrokerThread { http.smallRequestExecutor = client.connectionExecutor }
         http.bodyBudgetExceeded = ParseResponses.error(ParseError(
             .connectionFailed, "Service unavailable: too many large requests at once. Retry later."))
         http.upgradeUpstream = configuration.liveQueryUpstream.map {

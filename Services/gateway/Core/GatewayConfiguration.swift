@@ -35,6 +35,9 @@ public struct GatewayConfiguration: Sendable {
     /// `PARSE_ACCESS_LOG` (on unless `false`): one line per request (`AccessLine`).
     public var accessLog: Bool
     public var httpThreads: Int
+    /// `PARSE_TASKS_ON_BROKER_THREAD` (on unless `false`): a request with a small body is answered on the thread of
+    /// the broker connection its commands go through (`HTTPServerConfiguration.smallRequestExecutor`).
+    public var tasksOnBrokerThread = true
     public var connectionLimit: Int
     public var perIPConnectionLimit: Int
     public var connectionTimeoutSeconds: Int
@@ -138,6 +141,7 @@ public struct GatewayConfiguration: Sendable {
             voteFields: VoteRoute.Fields(env.list("PARSE_VOTE_FIELDS", default: ["votes"])),
             liveQueryUpstream: try liveQueryUpstream(env))
         configuration.metricsEnabled = try MetricsSettings.fromEnvironment(env).enabled
+        configuration.tasksOnBrokerThread = try env.bool("PARSE_TASKS_ON_BROKER_THREAD", default: true)
         configuration.graphQLLimits = try GraphQLLimits.fromEnvironment(env)
         configuration.graphQLMaximumCalls = try env.int("PARSE_GRAPHQL_MAX_CALLS", default: 1_000, in: 1...1_000_000)
         if try env.bool("PARSE_SERVER_MOUNT_GRAPHQL", default: true) {
