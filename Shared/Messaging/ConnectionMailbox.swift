@@ -173,9 +173,17 @@ final class ConnectionMailbox: Sendable {
     /// Waits up to `milliseconds` for anything queued (work, jobs or a stop); not at all while jobs are queued.
     func sleep(milliseconds: Int32) {
         var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        let jobsQueued = shared.withLock { !$0.jobs.isEmpty }
+        let jobsQueued = shared.withLock { shared in
+            // This wait takes no operations, which is what clears the flag otherwise: cleared here, so that work
+            // queued during it still wakes it.
+            shared.wakePending = false
+            return !shared.jobs.isEmpty
+        }
         if poll(&fds, 1, jobsQueued ? 0 : milliseconds) > 0 { wake.drain() }
     }
+
+    /// Whether a wake-up is waiting in the pipe.
+    var isWakeSignalled: Bool { wake.isSignalled }
 
     /// The thread has ended: resumes everyone waiting in `stop`, and returns the jobs it did not run (later ones
     /// are refused).

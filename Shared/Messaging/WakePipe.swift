@@ -23,6 +23,11 @@ final class WakePipe: Sendable {
         _ = write(writeEnd, &byte, 1)   // a full pipe already means "wake up"
     }
 
+    var isSignalled: Bool {
+        var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+        return poll(&fds, 1, 0) > 0
+    }
+
     func drain() {
         var buffer = [UInt8](repeating: 0, count: 256)
         while read(readEnd, &buffer, buffer.count) > 0 {}
