@@ -19,7 +19,8 @@ public final class CommandServer: Sendable {
         /// How long a command whose caller set no deadline is retried here on transient faults, per delivery.
         public var retryBudgetWithoutDeadline: Duration
         /// Commands are handled on the thread of the connection they arrive on (`ConnectionExecutor`) rather than
-        /// on the shared pool: fewer hand-offs, one core.
+        /// on the shared pool: fewer hand-offs, one core. A command over `largestOnConnectionThread` bytes still goes
+        /// to the pool, so that decoding it holds up no one else.
         public var handlesOnConnectionThread: Bool
 
         public init(prefetch: Int = 32, maxAttempts: Int = 5, eventExchange: String = "parse.events",
@@ -35,6 +36,8 @@ public final class CommandServer: Sendable {
     }
 
     static let attemptsHeader = "x-attempts"
+    /// The largest command handled on the connection's thread (the gateway's bound for requests, likewise).
+    static let largestOnConnectionThread = 64 * 1024
 
     private let service: ServiceName
     private let queue: String
@@ -94,7 +97,8 @@ public final class CommandServer: Sendable {
         let trace = delivery.headers[TraceContext.header].flatMap(TraceContext.init(traceparent:))
         let message = Envelope.context(of: delivery)
         let app = delivery.headers[AppContext.header]
-        let started = handling.spawn(on: options.handlesOnConnectionThread ? connection.executor : nil) { [self] in
+        let onConnection = options.handlesOnConnectionThread && delivery.body.count <= Self.largestOnConnectionThread
+        let started = handling.spawn(on: onConnection ? connection.executor : nil) { [self] in
             await TraceContext.$current.withValue(trace) {
                 await AppContext.$current.withValue(app) {
                     await MessageContext.$current.withValue(message) { await handle(delivery) }
