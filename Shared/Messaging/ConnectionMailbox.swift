@@ -13,7 +13,8 @@ final class ConnectionMailbox: Sendable {
     private struct Shared {
         var operations: [ConnectionOperation] = []
         var jobs: [UnownedJob] = []
-        /// A wake-up is already on its way to the connection thread: no need to write to the pipe again.
+        /// A wake-up is already on its way to the connection thread, or the thread itself queued work and looks
+        /// at it before it waits: no need to write to the pipe again.
         var wakePending = false
         var connected = false
         var consuming = true
@@ -21,15 +22,13 @@ final class ConnectionMailbox: Sendable {
         var finished = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
-        mutating func append(_ operation: ConnectionOperation, fromLoop: Bool) -> Enqueued {
+        mutating func append(_ operation: ConnectionOperation) -> Enqueued {
             operations.append(operation)
-            return wakeUp(fromLoop: fromLoop)
+            return wakeUp()
         }
 
-        /// Not from the connection thread itself, which takes its work before it waits; not marked pending then,
-        /// so that other threads still wake it from a wait that does not take (`pause`).
-        mutating func wakeUp(fromLoop: Bool) -> Enqueued {
-            if fromLoop || wakePending { return .queued }
+        mutating func wakeUp() -> Enqueued {
+            if wakePending { return .queued }
             wakePending = true
             return .queuedNeedsWake
         }
@@ -51,17 +50,15 @@ final class ConnectionMailbox: Sendable {
     var isConsuming: Bool { shared.withLock { $0.consuming } }
 
     func enqueue(_ operation: ConnectionOperation) {
-        let fromLoop = onLoopThread
-        deliver(shared.withLock { $0.append(operation, fromLoop: fromLoop) }) {}
+        deliver(shared.withLock { $0.append(operation) }) {}
     }
 
     /// Queues a job for the connection thread; false once that thread has ended (the caller runs it elsewhere).
     func enqueue(job: UnownedJob) -> Bool {
-        let fromLoop = onLoopThread
         let outcome = shared.withLock { shared -> Enqueued in
             guard !shared.finished else { return .refused }
             shared.jobs.append(job)
-            return shared.wakeUp(fromLoop: fromLoop)
+            return shared.wakeUp()
         }
         if outcome == .refused { return false }
         deliver(outcome) {}
@@ -70,31 +67,28 @@ final class ConnectionMailbox: Sendable {
 
     /// Queues `first` and then `second` together: one wake-up at most, and nothing queued between them.
     func enqueue(_ first: ConnectionOperation, then second: ConnectionOperation) {
-        let fromLoop = onLoopThread
         deliver(shared.withLock { shared in
-            let outcome = shared.append(first, fromLoop: fromLoop)
-            _ = shared.append(second, fromLoop: fromLoop)
+            let outcome = shared.append(first)
+            _ = shared.append(second)
             return outcome
         }) {}
     }
 
     /// Queues `operation` while the connection is up and not stopping; otherwise runs `refused`.
     func enqueueWhileConnected(_ operation: ConnectionOperation, refused: () -> Void) {
-        let fromLoop = onLoopThread
         let outcome = shared.withLock { shared -> Enqueued in
             guard shared.connected, !shared.stopping else { return .refused }
-            return shared.append(operation, fromLoop: fromLoop)
+            return shared.append(operation)
         }
         deliver(outcome, refused: refused)
     }
 
     /// Turns the consumers off for good (across reconnects); queues `operation` to cancel them now if connected.
     func stopConsuming(_ operation: ConnectionOperation, refused: () -> Void) {
-        let fromLoop = onLoopThread
         let outcome = shared.withLock { shared -> Enqueued in
             shared.consuming = false
             guard shared.connected else { return .refused }
-            return shared.append(operation, fromLoop: fromLoop)
+            return shared.append(operation)
         }
         deliver(outcome, refused: refused)
     }
@@ -113,7 +107,9 @@ final class ConnectionMailbox: Sendable {
 
     private func deliver(_ outcome: Enqueued, refused: () -> Void) {
         switch outcome {
-        case .queuedNeedsWake: wake.signal()
+        // The connection thread looks at its work before every wait (`take`, or `sleep`, which clears the flag),
+        // so what it queues itself needs no byte in the pipe.
+        case .queuedNeedsWake: if !onLoopThread { wake.signal() }
         case .queued: break
         case .refused: refused()
         }
