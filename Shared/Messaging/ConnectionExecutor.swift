@@ -13,6 +13,7 @@ public final class ConnectionExecutor: TaskExecutor {
 
     init(mailbox: ConnectionMailbox) {
         self.mailbox = mailbox
+        mailbox.sockets.runsTasks(on: self)
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -2,7 +2,10 @@ extension ConnectionLoop {
     /// Waits briefly for the broker or for queued work, then handles every frame already available. Calls in
     /// flight shorten the wait, so their timeouts are noticed on time.
     func readAvailable(_ session: AMQPSession) throws {
-        if !session.hasBufferedData {
+        if session.hasBufferedData {
+            // No wait this turn: the sockets the tasks wait for are looked at all the same.
+            mailbox.sockets.pollWaiters()
+        } else {
             let readable = mailbox.wait(socket: session.socket, milliseconds: state.hasCallsWaiting ? 5 : 500)
             if !readable { return }
         }

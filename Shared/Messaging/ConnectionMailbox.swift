@@ -1,4 +1,5 @@
 import Glibc
+import Runtime
 import Synchronization
 
 /// What other threads and the connection thread share: the queue of operations, whether the connection is up
@@ -38,6 +39,8 @@ final class ConnectionMailbox: Sendable {
     private let wake = WakePipe()
     /// The connection thread's `pthread_t`, once its loop runs.
     private let loopThread = Atomic<UInt>(0)
+    /// The other sockets the connection thread's tasks wait for; its waits cover them too.
+    let sockets = SocketLoop()
 
     /// Whether the caller runs on the connection thread.
     var onLoopThread: Bool {
@@ -120,6 +123,7 @@ final class ConnectionMailbox: Sendable {
     /// Called first on the connection thread: what it queues itself needs no wake-up.
     func enteredLoop() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        sockets.enter()
     }
 
     func takeJobs() -> [UnownedJob] {
@@ -154,36 +158,42 @@ final class ConnectionMailbox: Sendable {
         }
     }
 
-    /// Waits for the socket to be readable or for queued work, at most `milliseconds` (not at all while jobs are
-    /// queued); true when the socket is.
+    /// Waits for the socket to be readable, for queued work or for a socket its tasks wait for (`sockets`, whose
+    /// waiters it calls back), at most `milliseconds` (not at all while jobs are queued); true when the socket is.
     func wait(socket: Int32, milliseconds: Int32) -> Bool {
         var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        sockets.appendDescriptors(to: &fds)
         let jobsQueued = shared.withLock { !$0.jobs.isEmpty }
         let ready = poll(&fds, nfds_t(fds.count), jobsQueued ? 0 : milliseconds)
         if ready <= 0 { return false }
         if fds[1].revents != 0 { wake.drain() }
+        sockets.dispatch(fds[2...])
         return fds[0].revents != 0
     }
 
     /// Waits up to `milliseconds` for anything queued (work, jobs or a stop); not at all while jobs are queued.
     func sleep(milliseconds: Int32) {
         var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        sockets.appendDescriptors(to: &fds)
         let jobsQueued = shared.withLock { shared in
             // This wait takes no operations, which is what clears the flag otherwise: cleared here, so that work
             // queued during it still wakes it.
             shared.wakePending = false
             return !shared.jobs.isEmpty
         }
-        if poll(&fds, 1, jobsQueued ? 0 : milliseconds) > 0 { wake.drain() }
+        guard poll(&fds, nfds_t(fds.count), jobsQueued ? 0 : milliseconds) > 0 else { return }
+        if fds[0].revents != 0 { wake.drain() }
+        sockets.dispatch(fds[1...])
     }
 
     /// Whether a wake-up is waiting in the pipe.
     var isWakeSignalled: Bool { wake.isSignalled }
 
-    /// The thread has ended: resumes everyone waiting in `stop`, and returns the jobs it did not run (later ones
-    /// are refused).
+    /// The thread has ended: resumes everyone waiting in `stop`, tells the tasks waiting for sockets, and returns the
+    /// jobs it did not run (later ones are refused).
     func finished() -> [UnownedJob] {
+        sockets.end()
         let (waiters, jobs) = shared.withLock { shared in
             shared.finished = true
             defer { shared.stopWaiters = []; shared.jobs = [] }
