@@ -79,16 +79,29 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     /// running then. A statement cancelled, by the watchdog or by the server's `statement_timeout`, throws
     /// `DeadlineExceeded`.
     func run<T>(until deadline: Deadline?, _ work: () throws -> T) throws -> T {
-        var token: Int?
-        if let deadline, let cancelHandle {
-            token = watchdog.begin(deadline: deadline, cancel: cancelHandle)
-        }
-        defer { if let token { watchdog.end(token) } }
+        let watch = beginWatch(until: deadline)
+        defer { endWatch(watch) }
         do {
             return try work()
-        } catch let error as PostgresError where error.sqlState == PostgresError.queryCanceled {
-            throw DeadlineExceeded(deadline == nil ? "the statement (statement_timeout)" : "the statement")
+        } catch {
+            throw Self.deadlineError(error, deadline: deadline)
         }
+    }
+
+    /// `run`'s first half, for work that does not run in one call: has the watchdog cancel it at `deadline`.
+    func beginWatch(until deadline: Deadline?) -> Int? {
+        guard let deadline, let cancelHandle else { return nil }
+        return watchdog.begin(deadline: deadline, cancel: cancelHandle)
+    }
+
+    func endWatch(_ token: Int?) {
+        if let token { watchdog.end(token) }
+    }
+
+    /// A statement cancelled, by the watchdog or by the server's `statement_timeout`, as `DeadlineExceeded`.
+    static func deadlineError(_ error: any Error, deadline: Deadline?) -> any Error {
+        guard let error = error as? PostgresError, error.sqlState == PostgresError.queryCanceled else { return error }
+        return DeadlineExceeded(deadline == nil ? "the statement (statement_timeout)" : "the statement")
     }
 
     private func renewCancelHandle() {
@@ -113,6 +126,14 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
         }
         needsReset = false
         return true
+    }
+
+    /// `makeReady` without its blocking part: true when the session is usable as it is, false when it must be
+    /// reconnected first (by `makeReady`).
+    func isReadyAsItIs() -> Bool {
+        guard let connection, !needsReset else { return false }
+        readPendingInput(connection)
+        return PQstatus(connection) == CONNECTION_OK
     }
 
     func query(_ sql: String, _ parameters: [String?]) throws -> PostgresResult {
@@ -142,6 +163,16 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
     /// block they are one implicit transaction (the server commits at the pipeline's sync). Statements are
     /// prepared on their second use, as in `query`.
     func pipeline(_ statements: [PostgresStatement]) throws -> [PostgresResult] {
+        var reading = try sendPipeline(statements)
+        guard let results = try readPipeline(&reading, blocking: true) else {
+            preconditionFailure("a blocking read waits for every result")
+        }
+        return results
+    }
+
+    /// The first half of `pipeline`: queues the statements and the sync that ends them. In non-blocking mode
+    /// (`setNonBlocking`) some may still wait in libpq's buffer: `flush` sends them.
+    func sendPipeline(_ statements: [PostgresStatement]) throws -> PipelineReading {
         let connection = try requireConnection()
         note(statements.reduce(0) { $0 + Self.byteCount($1.parameters) })
         for statement in statements { try CStringArray.check(statement.parameters) }
@@ -176,45 +207,92 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
             needsReset = true
             throw Self.failure(connection, nil)
         }
-        var results: [PostgresResult] = []
-        var firstError: (any Error)?
-        func next() -> OpaquePointer? {
-            let result = PQgetResult(connection)
-            if result != nil { PQclear(PQgetResult(connection)) }   // the NULL that ends each statement's results
-            return result
+        return PipelineReading(statements: statements, preparing: preparing)
+    }
+
+    /// The second half of `pipeline`: reads the results of the statements `reading` sent. Blocking, it returns
+    /// them all; otherwise it reads only what libpq already holds and returns nil when more must arrive first
+    /// (wait for the socket to be readable, then `consumeInput`). Throws as `pipeline` does.
+    func readPipeline(_ reading: inout PipelineReading, blocking: Bool) throws -> [PostgresResult]? {
+        guard let connection else { throw PostgresError.connectionFailure("the connection is closed") }
+        /// The next result (nil: the one that ends a statement's results), or nothing while it has not arrived.
+        func next() -> OpaquePointer?? {
+            if !blocking, PQisBusy(connection) == 1 { return .none }
+            return .some(PQgetResult(connection))
         }
-        for (index, statement) in statements.enumerated() {
-            if let name = preparing[index] {
-                let prepared = next()
-                if PQresultStatus(prepared) == PGRES_COMMAND_OK { self.statements.prepared(statement.sql, as: name) }
-                if firstError == nil, PQresultStatus(prepared) != PGRES_PIPELINE_ABORTED {
-                    do { _ = try consume(prepared, connection) } catch { firstError = error }
-                } else {
-                    PQclear(prepared)
-                }
+        while true {
+            if reading.awaitsEnd {
+                guard let end = next() else { return nil }
+                PQclear(end)
+                reading.awaitsEnd = false
+                continue
             }
-            let result = next()
-            if result == nil, firstError == nil { firstError = Self.failure(connection, nil) }
-            guard firstError == nil, PQresultStatus(result) != PGRES_PIPELINE_ABORTED else {
+            guard reading.index < reading.statements.count else { break }
+            guard let result = next() else { return nil }
+            reading.awaitsEnd = result != nil
+            let statement = reading.statements[reading.index]
+            if let name = reading.preparing[reading.index], !reading.preparedRead {
+                reading.preparedRead = true
+                if PQresultStatus(result) == PGRES_COMMAND_OK { self.statements.prepared(statement.sql, as: name) }
+                if reading.firstError == nil, PQresultStatus(result) != PGRES_PIPELINE_ABORTED {
+                    do { _ = try consume(result, connection) } catch { reading.firstError = error }
+                } else {
+                    PQclear(result)
+                }
+                continue
+            }
+            reading.index += 1
+            reading.preparedRead = false
+            if result == nil, reading.firstError == nil { reading.firstError = Self.failure(connection, nil) }
+            guard reading.firstError == nil, PQresultStatus(result) != PGRES_PIPELINE_ABORTED else {
                 PQclear(result)
                 continue
             }
             do {
-                results.append(try consume(result, connection))
+                reading.results.append(try consume(result, connection))
             } catch let error as PostgresError where error.isStalePreparedStatement {
                 self.statements.forget(statement.sql)
-                firstError = error
+                reading.firstError = error
             } catch {
-                firstError = error
+                reading.firstError = error
             }
         }
-        let sync = PQgetResult(connection)
+        guard let sync = next() else { return nil }
         let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         PQclear(sync)
         if !synced || PQexitPipelineMode(connection) != 1 { needsReset = true }
-        if let firstError { throw firstError }
+        if let firstError = reading.firstError { throw firstError }
         if !synced { throw Self.failure(connection, nil) }
-        return results
+        return reading.results
+    }
+
+    // MARK: Non-blocking use, from an I/O loop's thread (`LoopPipeline`)
+
+    /// The socket to wait on; -1 without a connection.
+    var socket: Int32 { connection.map(PQsocket) ?? -1 }
+
+    /// Whether libpq's calls wait (the default) or return at once, leaving the waits to the caller.
+    func setNonBlocking(_ nonBlocking: Bool) -> Bool {
+        guard let connection else { return false }
+        return PQsetnonblocking(connection, nonBlocking ? 1 : 0) == 0
+    }
+
+    /// Sends what libpq still holds: true when all of it is out, false when the socket must become writable first.
+    func flush() throws -> Bool {
+        guard let connection else { throw PostgresError.connectionFailure("the connection is closed") }
+        switch PQflush(connection) {
+        case 0: return true
+        case 1: return false
+        default:
+            needsReset = true
+            throw Self.failure(connection, nil)
+        }
+    }
+
+    /// Reads what the server has sent; false when the connection failed (a blocking read then ends at once).
+    func consumeInput() -> Bool {
+        guard let connection else { return false }
+        return PQconsumeInput(connection) == 1
     }
 
     /// The name of the server-side prepared statement for `sql`, preparing it on its second use; nil while the

@@ -8,9 +8,15 @@ import Synchronization
 /// queue, never on Swift's cooperative pool; callers just `await`. Calls from several tasks are
 /// run one after another, but statements from different tasks then share one session
 /// (and one transaction): use a `PostgresPool` to give each task its own.
+///
+/// The exception: a pipeline sent by a task that runs on an I/O loop's thread (`SocketLoop`, a broker
+/// connection's) runs there in libpq's non-blocking mode, the loop waiting for the session's socket with its own
+/// (`LoopPipeline`), so its round trip hands nothing to another thread.
 public final class PostgresConnection: Sendable {
     private let session: LibPQSession
     private let queue: DispatchQueue
+    /// Who uses the session now: the queue, or a loop's thread.
+    private let gate = SessionGate()
     private let openFlag = Atomic<Bool>(false)
     /// Set while the session is inside a transaction, so a pool can skip asking when it is not.
     private let transactionFlag = Atomic<Bool>(false)
@@ -75,7 +81,31 @@ public final class PostgresConnection: Sendable {
     /// rolled back as usual; outside one, the statements sent together are one implicit transaction: all or none.
     public func pipeline(_ statements: [PostgresStatement]) async throws -> [PostgresResult] {
         if let check = takeDeferredOpening() { return try await open(with: check, then: statements) }
-        return try await onQueue { try $0.pipeline(statements) }
+        return try await send(statements)
+    }
+
+    /// The statements in one round trip: on the caller's I/O loop when it runs on one and the session is free and
+    /// needs no reconnecting first (which blocks), on the connection's queue otherwise.
+    private func send(_ statements: [PostgresStatement]) async throws -> [PostgresResult] {
+        guard let loop = SocketLoop.current, gate.tryEnter() else {
+            return try await onQueue { try $0.pipeline(statements) }
+        }
+        if checkBeforeNextStatement.exchange(false, ordering: .acquiringAndReleasing), !session.isReadyAsItIs() {
+            checkBeforeNextStatement.store(true, ordering: .releasing)
+            gate.leave()
+            return try await onQueue { try $0.pipeline(statements) }
+        }
+        let deadline = Deadline.current
+        let started = ContinuousClock.now
+        return try await withCheckedThrowingContinuation { continuation in
+            LoopPipeline(session: session, loop: loop, queue: queue, deadline: deadline) { [self] result in
+                StorageMetrics.statementDuration.observe(ContinuousClock.now - started)
+                StorageMetrics.roundTripsOnLoop.increment()
+                noteSessionState()
+                gate.leave()
+                continuation.resume(with: result)
+            }.start(statements)
+        }
     }
 
     /// The same, with `PostgresBinary` parameters sent as bytes instead of hex text (for large bytea values).
@@ -177,10 +207,10 @@ public final class PostgresConnection: Sendable {
         let results: [PostgresResult]
         do {
             do {
-                results = try await onQueue { try $0.pipeline(all) }
+                results = try await send(all)
             } catch let error as PostgresError where error.isStalePreparedStatement {
                 await rollBack()
-                results = try await onQueue { try $0.pipeline(all) }
+                results = try await send(all)
             }
         } catch let error as PostgresError where !error.isConnectionFailure {
             await rollBack()
@@ -227,6 +257,7 @@ public final class PostgresConnection: Sendable {
         let deadline = checked ? Deadline.current : nil
         return try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
+                gate.enter()
                 let result = Result {
                     if let deadline, deadline.hasPassed { throw DeadlineExceeded("the statement") }
                     if checked, checkBeforeNextStatement.exchange(false, ordering: .acquiringAndReleasing),
@@ -234,14 +265,25 @@ public final class PostgresConnection: Sendable {
                         reconnections.add(1, ordering: .releasing)
                     }
                     let started = ContinuousClock.now
-                    defer { if checked { StorageMetrics.statementDuration.observe(ContinuousClock.now - started) } }
+                    defer {
+                        if checked {
+                            StorageMetrics.statementDuration.observe(ContinuousClock.now - started)
+                            StorageMetrics.roundTripsOnQueue.increment()
+                        }
+                    }
                     return try session.run(until: deadline) { try work(session) }
                 }
-                openFlag.store(session.isConnected, ordering: .releasing)
-                transactionFlag.store(session.isInTransaction, ordering: .releasing)
-                largeMessageFlag.store(session.carriedLargeMessage, ordering: .releasing)
+                noteSessionState()
+                gate.leave()
                 continuation.resume(with: result)
             }
         }
+    }
+
+    /// Called by the thread that used the session last, before it lets go of it.
+    private func noteSessionState() {
+        openFlag.store(session.isConnected, ordering: .releasing)
+        transactionFlag.store(session.isInTransaction, ordering: .releasing)
+        largeMessageFlag.store(session.carriedLargeMessage, ordering: .releasing)
     }
 }
