@@ -49,10 +49,11 @@ public final class OwnedTasks: Sendable {
 
     /// Starts `body` in a task that inherits nothing from the caller but its app (`AppContext`): work that serves
     /// more than the request that started it must not end at that request's deadline, and it is still that app's.
+    /// `executor`: where it prefers to run, as in `spawn`.
     @discardableResult
-    public func spawnDetached(_ body: @escaping @Sendable () async -> Void) -> Bool {
+    public func spawnDetached(on executor: (any TaskExecutor)? = nil, _ body: @escaping @Sendable () async -> Void) -> Bool {
         let app = AppContext.current
-        return start(detached: true, executor: nil) { await AppContext.$current.withValue(app) { await body() } }
+        return start(detached: true, executor: executor) { await AppContext.$current.withValue(app) { await body() } }
     }
 
     /// How many are running.
@@ -105,7 +106,8 @@ public final class OwnedTasks: Sendable {
             await body()
             finished(id)
         }
-        let task = detached ? Task.detached(operation: work) : Task(executorPreference: executor, operation: work)
+        let task = detached ? Task.detached(executorPreference: executor, operation: work)
+            : Task(executorPreference: executor, operation: work)
         let (cancel, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
             state.starting.remove(id)
             guard state.returnedEarly.remove(id) == nil else { return (false, state.idleWaitersToResume()) }

@@ -32,8 +32,10 @@ final class BatchQueue<Job: Sendable>: Sendable {
         if let batch { start(batch) }
     }
 
+    /// The batches run where the job that starts them does when that is an I/O loop's thread (a command's, on its
+    /// broker connection's): their statements then wait on that loop too, and hand nothing to another thread.
     private func start(_ jobs: [Job]) {
-        let started = tasks.spawnDetached { [self] in
+        let started = tasks.spawnDetached(on: SocketLoop.current?.taskExecutor) { [self] in
             var batch = jobs
             while true {
                 await run(batch)
