@@ -61,6 +61,8 @@ extension IntegrationSuite {
             // The database figures of the services that did the work moved; every backend has its outbox gauges.
             #expect(delta(before, after, "posts", "parse_db_statement_duration_seconds_count") >= Double(creates + gets))
             #expect(delta(before, after, "posts", "parse_db_pool_wait_seconds_count") >= Double(creates + gets))
+            // Commands run on the broker connection's thread, and their statements' round trips wait there too.
+            #expect(delta(before, after, "posts", "parse_db_round_trips_total", ["waited_on": "loop"]) >= Double(creates + gets))
             for service in ["auth", "posts", "votes", "files"] {
                 #expect(after[service]!.has("parse_outbox_pending"), "\(service)")
                 #expect(after[service]!.has("parse_outbox_oldest_age_seconds"), "\(service)")
