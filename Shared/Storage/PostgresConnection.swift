@@ -69,11 +69,15 @@ public final class PostgresConnection: Sendable {
     /// `nil` parameters are SQL NULL. Parameters are `$1`, `$2`...; add a cast (`$1::bigint`) where
     /// PostgreSQL cannot infer a type.
     public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> PostgresResult {
-        if let check = takeDeferredOpening() {
-            return try await open(with: check, then: [PostgresStatement(sql, parameters)])[0]
+        let statement = PostgresStatement(sql, parameters)
+        if let check = takeDeferredOpening() { return try await open(with: check, then: [statement])[0] }
+        do {
+            if let results = try await onLoop([statement]) { return results[0] }
+        } catch let error as PostgresError where error.isStalePreparedStatement {
+            // As on the queue (`LibPQSession.query`): the statement, forgotten, runs once more unprepared.
+            if let results = try await onLoop([statement]) { return results[0] }
         }
-        let texts = parameters.map { $0?.postgresText }
-        return try await onQueue { try $0.query(sql, texts) }
+        return try await onQueue { try $0.query(sql, statement.parameters) }
     }
 
     /// Several statements in one round trip (see `LibPQSession.pipeline`): their results in order, or the first
@@ -84,16 +88,21 @@ public final class PostgresConnection: Sendable {
         return try await send(statements)
     }
 
-    /// The statements in one round trip: on the caller's I/O loop when it runs on one and the session is free and
-    /// needs no reconnecting first (which blocks), on the connection's queue otherwise.
+    /// The statements in one round trip: on the caller's I/O loop when it can (`onLoop`), on the connection's queue
+    /// otherwise.
     private func send(_ statements: [PostgresStatement]) async throws -> [PostgresResult] {
-        guard let loop = SocketLoop.current, gate.tryEnter() else {
-            return try await onQueue { try $0.pipeline(statements) }
-        }
+        if let results = try await onLoop(statements) { return results }
+        return try await onQueue { try $0.pipeline(statements) }
+    }
+
+    /// The statements in one round trip on the caller's I/O loop (`LoopPipeline`); nil, with nothing sent, when the
+    /// caller runs on none, or the session is in use or must be reconnected first (which blocks).
+    private func onLoop(_ statements: [PostgresStatement]) async throws -> [PostgresResult]? {
+        guard let loop = SocketLoop.current, gate.tryEnter() else { return nil }
         if checkBeforeNextStatement.exchange(false, ordering: .acquiringAndReleasing), !session.isReadyAsItIs() {
             checkBeforeNextStatement.store(true, ordering: .releasing)
             gate.leave()
-            return try await onQueue { try $0.pipeline(statements) }
+            return nil
         }
         let deadline = Deadline.current
         let started = ContinuousClock.now

@@ -49,6 +49,36 @@ struct LoopPipelineTests {
         await pool.close()
     }
 
+    /// `query` goes the same way, one statement to a pipeline: what it does is what `PreparedStatementTests` checks
+    /// on the queue, and a statement that refuses to run in a transaction block still runs alone.
+    @Test func queriesOnTheLoopArePreparedAndFollowTableChanges() async throws {
+        let loop = TestSocketLoop.start()
+        defer { loop.stop() }
+        let connection = try await PostgresConnection.connect(url: TestDatabase.url)
+        let table = TestDatabase.uniqueName("loopquery")
+        let loopTripsBefore = StorageMetrics.roundTripsOnLoop.value
+        let answers = try await onLoop(loop) {
+            _ = try await connection.query("CREATE TABLE \(table) (id text PRIMARY KEY, n integer)")
+            _ = try await connection.query("INSERT INTO \(table) VALUES ('a', 1), ('b', 2)")
+            let select = "SELECT n FROM \(table) WHERE id = $1"
+            var answers: [String?] = []
+            for id in ["a", "b", "a"] { answers.append(try await connection.query(select, [id]).first?["n"]) }
+            answers.append(try await connection.query(
+                "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1", [select]).first?["n"])
+            // The column's type changes under the prepared statement: the next run still answers, with the new type.
+            _ = try await connection.query("ALTER TABLE \(table) ALTER COLUMN n TYPE text USING 'x' || n::text")
+            answers.append(try await connection.query(select, ["b"]).first?["n"])
+            _ = try await connection.query("CREATE INDEX CONCURRENTLY ON \(table) (n)")
+            answers.append(try await connection.query(
+                "SELECT count(*) AS n FROM pg_indexes WHERE tablename = $1", [table]).first?["n"])
+            return answers
+        }
+        #expect(answers == ["1", "2", "1", "1", "x2", "2"])
+        #expect(StorageMetrics.roundTripsOnLoop.value - loopTripsBefore >= 10)
+        _ = try await connection.query("DROP TABLE \(table)")
+        await connection.close()
+    }
+
     @Test func aTransactionOnTheLoopCommitsAndRollsBack() async throws {
         let loop = TestSocketLoop.start()
         defer { loop.stop() }
