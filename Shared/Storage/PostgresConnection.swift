@@ -9,9 +9,9 @@ import Synchronization
 /// run one after another, but statements from different tasks then share one session
 /// (and one transaction): use a `PostgresPool` to give each task its own.
 ///
-/// The exception: a pipeline sent by a task that runs on an I/O loop's thread (`SocketLoop`, a broker
-/// connection's) runs there in libpq's non-blocking mode, the loop waiting for the session's socket with its own
-/// (`LoopPipeline`), so its round trip hands nothing to another thread.
+/// The exception: a statement or pipeline sent by a task that runs on an I/O loop's thread (`SocketLoop`, a
+/// broker connection's) runs there in libpq's non-blocking mode, the loop waiting for the session's socket with
+/// its own (`LoopPipeline`), so its round trip hands nothing to another thread.
 public final class PostgresConnection: Sendable {
     private let session: LibPQSession
     private let queue: DispatchQueue

@@ -103,7 +103,9 @@ actor BallotBatcher {
                 rounds += 1
                 // The rounds serve every ballot that comes meanwhile, not only this request: detached, so they do
                 // not inherit its deadline (`Deadline.current`), which would stop their statements when it passes.
-                if !roundTasks.spawnDetached({ await self.drain() }) {
+                // They run where the command does when that is its broker connection's thread, and their round
+                // trips (the ledger's, the call to `posts`) wait there too.
+                if !roundTasks.spawnDetached(on: SocketLoop.current?.taskExecutor, { await self.drain() }) {
                     // The service is stopping (its commands drained first): the ballot stays for a retry.
                     rounds -= 1
                     let refused = waiting.filter { $0.saga.ballot.ballotId == ballot.ballotId }
