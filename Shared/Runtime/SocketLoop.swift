@@ -4,7 +4,7 @@ import Glibc
 /// can wait for another connection of its own, a database session's, without handing the wait to another thread:
 /// the loop polls them beside its own socket and calls each waiter back, on its thread, once its socket is ready.
 ///
-/// Everything here but `current` runs on the loop's thread only.
+/// Everything here but `current` runs on the loop's thread only (`runsTasks`, before that thread starts).
 public final class SocketLoop: @unchecked Sendable {  // Safe: its state is touched on the loop's thread only.
     public enum Interest: Sendable { case readable, writable }
 
