@@ -116,8 +116,7 @@ final class LibPQSession: @unchecked Sendable {  // Safe: the PGconn is only tou
             try open()
             return true
         }
-        if !needsReset { readPendingInput(connection) }
-        guard needsReset || PQstatus(connection) != CONNECTION_OK else { return false }
+        if isReadyAsItIs() { return false }
         PQreset(connection)
         statements = PreparedStatements()
         renewCancelHandle()
