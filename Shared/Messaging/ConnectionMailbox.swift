@@ -161,30 +161,32 @@ final class ConnectionMailbox: Sendable {
     /// Waits for the socket to be readable, for queued work or for a socket its tasks wait for (`sockets`, whose
     /// waiters it calls back), at most `milliseconds` (not at all while jobs are queued); true when the socket is.
     func wait(socket: Int32, milliseconds: Int32) -> Bool {
-        var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        sockets.appendDescriptors(to: &fds)
-        let jobsQueued = shared.withLock { !$0.jobs.isEmpty }
-        let ready = poll(&fds, nfds_t(fds.count), jobsQueued ? 0 : milliseconds)
-        if ready <= 0 { return false }
-        if fds[1].revents != 0 { wake.drain() }
-        sockets.dispatch(fds[2...])
-        return fds[0].revents != 0
+        waitOnce(for: socket, milliseconds: milliseconds, jobsQueued: shared.withLock { !$0.jobs.isEmpty })
     }
 
-    /// Waits up to `milliseconds` for anything queued (work, jobs or a stop); not at all while jobs are queued.
+    /// Waits up to `milliseconds` for anything queued (work, jobs or a stop) or a socket its tasks wait for; not at
+    /// all while jobs are queued.
     func sleep(milliseconds: Int32) {
-        var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        sockets.appendDescriptors(to: &fds)
         let jobsQueued = shared.withLock { shared in
             // This wait takes no operations, which is what clears the flag otherwise: cleared here, so that work
             // queued during it still wakes it.
             shared.wakePending = false
             return !shared.jobs.isEmpty
         }
-        guard poll(&fds, nfds_t(fds.count), jobsQueued ? 0 : milliseconds) > 0 else { return }
+        _ = waitOnce(for: nil, milliseconds: milliseconds, jobsQueued: jobsQueued)
+    }
+
+    /// The connection thread's one way to wait: on the wake-up pipe, on `socket` when there is one, and on the
+    /// sockets its tasks wait for. True when `socket` is readable.
+    private func waitOnce(for socket: Int32?, milliseconds: Int32, jobsQueued: Bool) -> Bool {
+        var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        if let socket { fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+        let own = fds.count
+        sockets.appendDescriptors(to: &fds)
+        guard poll(&fds, nfds_t(fds.count), jobsQueued ? 0 : milliseconds) > 0 else { return false }
         if fds[0].revents != 0 { wake.drain() }
-        sockets.dispatch(fds[1...])
+        sockets.dispatch(fds[own...])
+        return socket != nil && fds[1].revents != 0
     }
 
     /// Whether a wake-up is waiting in the pipe.
